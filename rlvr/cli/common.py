@@ -1,0 +1,74 @@
+"""What every command shares: option aliases, JSON-lines output, the error boundary."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Annotated, Any
+
+import typer
+from rich.console import Console
+
+from rlvr.errors import RlvrError
+
+stderr = Console(stderr=True)
+
+EnvOpt = Annotated[
+    str, typer.Option("--env", "-e", help="Environment name (see `rlvr envs list`).")
+]
+EnvPathOpt = Annotated[
+    list[Path] | None,
+    typer.Option("--env-path", help="Extra folder to search for env.toml manifests (repeatable)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")]
+
+
+def use_env_paths(paths: list[Path] | None) -> None:
+    """Make `--env-path` folders visible to the registry."""
+    from rlvr.registry import add_env_path
+
+    for p in paths or []:
+        add_env_path(p)
+
+
+def emit(record: dict[str, Any], out: IO[str] | None = None) -> None:
+    """Write one JSON line (the contract output) and flush, so pipes see it at once."""
+    fh = out or sys.stdout
+    fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    fh.flush()
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
+    """(line number, parsed object) per non-blank line; a string in place of the object
+    describes a line that is not a JSON object. `-` reads standard input."""
+    fh = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    try:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as e:
+                yield lineno, f"line {lineno}: not valid JSON ({e.msg} at column {e.colno})"
+                continue
+            if not isinstance(obj, dict):
+                yield lineno, f"line {lineno}: expected a JSON object, got {type(obj).__name__}"
+                continue
+            yield lineno, obj
+    finally:
+        if fh is not sys.stdin:
+            fh.close()
+
+
+def require_file(path: Path, what: str) -> None:
+    if str(path) != "-" and not path.is_file():
+        raise RlvrError(f"{what} {path} does not exist", "check the path")
+
+
+def report_error(err: RlvrError) -> None:
+    """Print a user-fixable error without a traceback."""
+    stderr.print(f"[bold red]error:[/] {err.message}", highlight=False, markup=True)
+    if err.fix:
+        stderr.print(f"[bold]fix:[/] {err.fix}", highlight=False)

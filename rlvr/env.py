@@ -1,0 +1,88 @@
+"""Environment: the tasks, how they are shown to a policy, and the grader that checks answers.
+
+An Environment is plain data plus two behaviours (format a prompt, grade a group) so that the
+same object serves rollouts, the CLI, TRL reward functions and audits alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rlvr.errors import RlvrError
+from rlvr.graders.base import Grader
+from rlvr.types import Task, Verdict
+
+
+@dataclass
+class Environment:
+    """A named set of tasks with a prompt format and a grader."""
+
+    name: str
+    grader: Grader
+    load_tasks: Callable[[], list[Task]]
+    prompt_template: str = "{prompt}"
+    system_prompt: str | None = None
+    description: str = ""
+    source: str = ""
+    sandbox: dict[str, Any] | None = None
+    _tasks: list[Task] | None = field(default=None, repr=False)
+    _by_id: dict[str, Task] | None = field(default=None, repr=False)
+
+    def tasks(self) -> list[Task]:
+        """All tasks, loaded once."""
+        if self._tasks is None:
+            tasks = list(self.load_tasks())
+            seen: dict[str, int] = {}
+            for i, t in enumerate(tasks):
+                if t.id in seen:
+                    raise RlvrError(
+                        f"environment {self.name!r}: task id {t.id!r} appears at positions "
+                        f"{seen[t.id]} and {i}",
+                        "give every task a unique id",
+                    )
+                seen[t.id] = i
+            self._tasks = tasks
+            self._by_id = {t.id: t for t in tasks}
+        return self._tasks
+
+    def task(self, task_id: str) -> Task:
+        """The task with this id; a clear error when there is none."""
+        self.tasks()
+        assert self._by_id is not None
+        try:
+            return self._by_id[task_id]
+        except KeyError:
+            raise RlvrError(
+                f"environment {self.name!r} has no task {task_id!r}",
+                f"use one of its {len(self._by_id)} ids, e.g. {next(iter(self._by_id), '-')!r}",
+            ) from None
+
+    def format_prompt(self, task: Task) -> str:
+        """The user message for a task: the manifest template filled with the task's fields."""
+        fields = task.model_dump()
+        fields.update(task.meta)
+        if task.tools is not None:
+            fields["tools_json"] = json.dumps(task.tools, indent=2)
+        return self.prompt_template.format_map(_Missing(fields))
+
+    def messages(self, task: Task) -> list[dict[str, str]]:
+        """Chat messages (system prompt when set, then the user prompt)."""
+        msgs = []
+        if self.system_prompt:
+            msgs.append({"role": "system", "content": self.system_prompt})
+        msgs.append({"role": "user", "content": self.format_prompt(task)})
+        return msgs
+
+    def grade(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        """Grade one group of answers to `task`."""
+        return self.grader.grade_group(task, answers)
+
+
+class _Missing(dict):
+    """format_map helper that leaves unknown placeholders visible instead of raising."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"

@@ -1,0 +1,63 @@
+"""The grader contract: extract an answer, decide, return one verdict per answer.
+
+A grader never raises on model output. Wrong or unusable output is `scored` with reward 0 and a
+reason; a broken gold or grader bug is `grader_error`; a bound hit is `timeout`; a dead sandbox
+is `infra_error`. Graders take a whole group so that per-task work (parsing the gold, starting a
+container) happens once per group, not once per sample.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from rlvr.types import Task, Verdict
+
+
+@runtime_checkable
+class Grader(Protocol):
+    """Grades the G answers to one task."""
+
+    name: str
+
+    def extract(self, completion: str) -> Any:
+        """Pull the answer out of a completion (None when there is none)."""
+        ...
+
+    def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        """One verdict per answer, in order; never raises on bad answers."""
+        ...
+
+
+GraderFactory = Callable[..., Grader]
+_GRADERS: dict[str, GraderFactory] = {}
+
+
+def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:
+    """Make a grader kind available to manifests as `grader.kind = "<kind>"`."""
+
+    def deco(factory: GraderFactory) -> GraderFactory:
+        _GRADERS[kind] = factory
+        return factory
+
+    return deco
+
+
+def grader_kinds() -> dict[str, GraderFactory]:
+    """All known grader kinds, importing the built-in ones on first use."""
+    import rlvr.graders  # noqa: F401  (registers the built-ins)
+
+    return dict(_GRADERS)
+
+
+def make_grader(kind: str, options: dict[str, Any] | None = None) -> Grader:
+    """Build a grader of `kind` from manifest options."""
+    kinds = grader_kinds()
+    if kind not in kinds:
+        from rlvr.errors import ManifestError
+
+        raise ManifestError(
+            f"unknown grader kind {kind!r}",
+            f"use one of {sorted(kinds)} or register one with rlvr.graders.register_grader",
+        )
+    return kinds[kind](**(options or {}))

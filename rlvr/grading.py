@@ -1,0 +1,87 @@
+"""Grade loose completions (task id + text) against an environment, one group per task.
+
+Completions of the same task are graded together so per-task work happens once; tasks are
+graded concurrently on threads (the graders' own worker processes and sandboxes do the heavy
+lifting, so threads only wait). Results come back in input order.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from rlvr.env import Environment
+from rlvr.errors import RlvrError
+from rlvr.types import Verdict
+
+
+@dataclass(frozen=True)
+class GradeItem:
+    """One completion to grade; `error` is set when the input line itself was unusable."""
+
+    task_id: str
+    completion: str
+    error: str | None = None
+
+
+def verdict_row(task_id: str, verdict: Verdict) -> dict[str, Any]:
+    """The `rlvr grade` output line for one verdict."""
+    return {
+        "task_id": task_id,
+        "status": verdict.status,
+        "reward": verdict.reward,
+        "passed": verdict.passed,
+        "reason": verdict.reason,
+        "flags": [f.model_dump() for f in verdict.flags],
+        "details": verdict.details,
+    }
+
+
+def error_row(task_id: str | None, reason: str) -> dict[str, Any]:
+    """An output line for input that could not be graded at all (not a verdict)."""
+    return {
+        "task_id": task_id,
+        "status": "input_error",
+        "reward": None,
+        "passed": False,
+        "reason": reason,
+        "flags": [],
+        "details": {},
+    }
+
+
+def grade_items(
+    env: Environment,
+    items: Sequence[GradeItem],
+    workers: int = 4,
+    on_group_done: Callable[[int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Grade every item; returns one output row per item, in input order."""
+    rows: list[dict[str, Any] | None] = [None] * len(items)
+    by_task: dict[str, list[int]] = defaultdict(list)
+    for i, item in enumerate(items):
+        if item.error is not None:
+            rows[i] = error_row(item.task_id or None, item.error)
+        else:
+            by_task[item.task_id].append(i)
+
+    def grade_task(task_id: str, idxs: list[int]) -> list[dict[str, Any]]:
+        try:
+            task = env.task(task_id)
+        except RlvrError as e:
+            return [error_row(task_id, e.message) for _ in idxs]
+        verdicts = env.grade(task, [items[i].completion for i in idxs])
+        return [verdict_row(task_id, v) for v in verdicts]
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {pool.submit(grade_task, tid, idxs): idxs for tid, idxs in by_task.items()}
+        for fut in as_completed(futures):
+            idxs = futures[fut]
+            for i, row in zip(idxs, fut.result(), strict=True):
+                rows[i] = row
+            if on_group_done:
+                on_group_done(len(idxs))
+    return [r for r in rows if r is not None]

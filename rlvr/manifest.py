@@ -1,0 +1,120 @@
+"""The `env.toml` manifest: its schema and its loader with one-line, fixable errors.
+
+A manifest is validated by pydantic; every validation error becomes a line naming the file, the
+field path, what was expected, what was given, and how to fix it.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from rlvr.errors import ManifestError
+
+MANIFEST_NAME = "env.toml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TasksSpec(_Strict):
+    """Where the tasks come from: a JSONL file of Task lines, or a Python loader."""
+
+    path: str | None = Field(
+        default=None, description="JSONL file of tasks, relative to the manifest folder."
+    )
+    loader: str | None = Field(
+        default=None, description="'module:function' returning a list of Task; gets `args`."
+    )
+    args: dict[str, Any] = Field(default_factory=dict, description="Keyword args for `loader`.")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> TasksSpec:
+        if (self.path is None) == (self.loader is None):
+            raise ValueError(
+                "give exactly one of tasks.path (a JSONL file) or tasks.loader ('module:function')"
+            )
+        if self.loader is not None and ":" not in self.loader:
+            raise ValueError(
+                f"tasks.loader must look like 'package.module:function', got {self.loader!r}"
+            )
+        return self
+
+
+class PromptSpec(_Strict):
+    """How a task becomes a user message."""
+
+    template: str = Field(
+        default="{prompt}",
+        description="Python format string over the task's fields ({prompt}, {tools_json}, ...).",
+    )
+    system: str | None = Field(default=None, description="Optional system prompt.")
+
+
+class GraderSpec(_Strict):
+    """Which grader checks answers, and its options."""
+
+    kind: str = Field(description="A registered grader kind: math, toolcall, code, ...")
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class Manifest(_Strict):
+    """The contents of `envs/<name>/env.toml`."""
+
+    name: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$", description="Environment name.")
+    description: str = ""
+    tasks: TasksSpec
+    prompt: PromptSpec = Field(default_factory=PromptSpec)
+    grader: GraderSpec
+    sandbox: dict[str, Any] | None = Field(
+        default=None, description="Sandbox spec for code environments (image, test command...)."
+    )
+
+
+def _fix_for(err: dict[str, Any]) -> str:
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return "remove it or check its spelling"
+    if kind == "missing":
+        return "add it"
+    if kind == "string_pattern_mismatch":
+        return "use lower-case letters, digits, '-', '_' or '.'"
+    return "correct the value"
+
+
+def format_validation_error(source: str, exc: ValidationError) -> str:
+    """Render a pydantic error as `file: field: problem, got X; fix` lines."""
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        given = ""
+        if err["type"] not in ("missing",) and "input" in err:
+            raw = repr(err["input"])
+            given = f", got {raw[:80]}"
+        lines.append(f"{source}: {loc}: {msg}{given}; {_fix_for(err)}")
+    return "\n".join(lines)
+
+
+def read_manifest(folder: Path | str) -> Manifest:
+    """Load and validate `<folder>/env.toml` (or a path to the file itself)."""
+    path = Path(folder)
+    if path.is_dir():
+        path = path / MANIFEST_NAME
+    if not path.is_file():
+        raise ManifestError(
+            f"{path}: no manifest found",
+            f"create {MANIFEST_NAME} in the environment folder (copy one from envs/)",
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ManifestError(f"{path}: not valid TOML ({e})", "fix the TOML syntax") from None
+    try:
+        return Manifest.model_validate(data)
+    except ValidationError as e:
+        raise ManifestError(format_validation_error(str(path), e)) from None

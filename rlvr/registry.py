@@ -1,0 +1,235 @@
+"""Find environments in three places and build them by name.
+
+Sources, all equal: Python factories registered with `@register_env`, the `rlvr.envs`
+entry-point group of installed packages (a factory or a manifest folder), and manifest folders
+(`envs/<name>/env.toml`) under the built-in directory, `RLVR_ENV_PATH` and `--env-path`.
+One name from two sources is an error that names both; nothing is silently shadowed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from rlvr.env import Environment
+from rlvr.errors import EnvNotFoundError, ManifestError
+from rlvr.graders.base import make_grader
+from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
+from rlvr.types import Task
+
+EnvFactory = Callable[..., Environment]
+ENTRY_POINT_GROUP = "rlvr.envs"
+
+_decorated: dict[str, tuple[EnvFactory, str]] = {}
+_extra_paths: list[Path] = []
+
+
+@dataclass(frozen=True)
+class EnvSource:
+    """Where an environment was found, for listings and duplicate errors."""
+
+    name: str
+    kind: str  # "python", "entry-point" or "manifest"
+    where: str
+    factory: EnvFactory | None = None
+    folder: Path | None = None
+
+
+def builtin_dirs() -> list[Path]:
+    """The built-in manifest directory: the installed copy, or the source tree's `envs/`."""
+    here = Path(__file__).resolve().parent
+    return [p for p in (here / "_builtin" / "envs", here.parent / "envs") if p.is_dir()][:1]
+
+
+def add_env_path(path: str | Path) -> None:
+    """Search `path` (a folder of environment folders, or one environment folder) too."""
+    p = Path(path).resolve()
+    if p not in _extra_paths:
+        _extra_paths.append(p)
+
+
+def register_env(name: str) -> Callable[[EnvFactory], EnvFactory]:
+    """Register a factory `(**overrides) -> Environment` under `name`."""
+
+    def deco(factory: EnvFactory) -> EnvFactory:
+        where = f"{factory.__module__}.{factory.__qualname__}"
+        if name in _decorated and _decorated[name][1] != where:
+            raise ManifestError(
+                f"environment {name!r} is registered twice: by {_decorated[name][1]} and {where}",
+                "rename one of them",
+            )
+        _decorated[name] = (factory, where)
+        return factory
+
+    return deco
+
+
+def _search_dirs() -> list[Path]:
+    env_var = [Path(p) for p in os.environ.get("RLVR_ENV_PATH", "").split(os.pathsep) if p]
+    return [*builtin_dirs(), *env_var, *_extra_paths]
+
+
+def _manifest_folders(root: Path) -> Iterable[Path]:
+    if (root / MANIFEST_NAME).is_file():
+        yield root
+        return
+    if root.is_dir():
+        for child in sorted(root.iterdir()):
+            if (child / MANIFEST_NAME).is_file():
+                yield child
+
+
+def _manifest_name(folder: Path) -> str:
+    return read_manifest(folder).name
+
+
+def discover() -> dict[str, EnvSource]:
+    """Every environment name with its source; raises on a name found twice."""
+    found: dict[str, EnvSource] = {}
+
+    def add(src: EnvSource) -> None:
+        if src.name in found and found[src.name].where != src.where:
+            other = found[src.name]
+            raise ManifestError(
+                f"two environments are named {src.name!r}: {other.kind} {other.where} "
+                f"and {src.kind} {src.where}",
+                "rename one of them, or remove one folder from RLVR_ENV_PATH / --env-path",
+            )
+        found[src.name] = src
+
+    for name, (factory, where) in _decorated.items():
+        add(EnvSource(name, "python", where, factory=factory))
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        add(EnvSource(ep.name, "entry-point", f"{ep.value} (package entry point)"))
+    for root in _search_dirs():
+        for folder in _manifest_folders(root):
+            add(EnvSource(_manifest_name(folder), "manifest", str(folder), folder=folder))
+    return found
+
+
+def _load_entry_point(src: EnvSource, overrides: dict[str, Any]) -> Environment:
+    (ep,) = [e for e in entry_points(group=ENTRY_POINT_GROUP) if e.name == src.name]
+    obj = ep.load()
+    if isinstance(obj, str | Path):
+        return env_from_manifest(Path(obj), **overrides)
+    if callable(obj):
+        return obj(**overrides)
+    raise ManifestError(
+        f"entry point {src.name!r} = {ep.value} is a {type(obj).__name__}",
+        "point it at a factory function returning an Environment, or at a manifest folder",
+    )
+
+
+def load_env(name: str, **overrides: Any) -> Environment:
+    """Build the environment called `name`; overrides replace manifest or factory defaults."""
+    sources = discover()
+    if name not in sources:
+        raise EnvNotFoundError(
+            f"no environment named {name!r}",
+            f"known environments: {', '.join(sorted(sources)) or 'none'}; add a folder with "
+            "--env-path or RLVR_ENV_PATH, or register one with @rlvr.register_env",
+        )
+    src = sources[name]
+    if src.kind == "python":
+        assert src.factory is not None
+        return src.factory(**overrides)
+    if src.kind == "entry-point":
+        return _load_entry_point(src, overrides)
+    assert src.folder is not None
+    return env_from_manifest(src.folder, **overrides)
+
+
+def read_tasks_jsonl(path: Path) -> list[Task]:
+    """Tasks from a JSONL file, with the line number in every error."""
+    if not path.is_file():
+        raise ManifestError(f"{path}: task file not found", "check tasks.path in the manifest")
+    tasks = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                tasks.append(Task.model_validate(json.loads(line)))
+            except json.JSONDecodeError as e:
+                raise ManifestError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
+            except ValidationError as e:
+                from rlvr.manifest import format_validation_error
+
+                raise ManifestError(format_validation_error(f"{path}:{lineno}", e)) from None
+    return tasks
+
+
+def _import_object(spec: str, where: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+        return getattr(module, attr)
+    except (ImportError, AttributeError) as e:
+        raise ManifestError(
+            f"{where}: cannot import {spec!r} ({e})",
+            "install the package that provides it, or fix the 'module:function' spelling",
+        ) from None
+
+
+def _task_loader(manifest: Manifest, folder: Path, limit: int | None) -> Callable[[], list[Task]]:
+    spec = manifest.tasks
+
+    def load() -> list[Task]:
+        if spec.path is not None:
+            tasks = read_tasks_jsonl((folder / spec.path).resolve())
+        else:
+            assert spec.loader is not None
+            fn = _import_object(spec.loader, str(folder / MANIFEST_NAME))
+            tasks = list(fn(**spec.args))
+        return tasks[:limit] if limit is not None else tasks
+
+    return load
+
+
+ENV_OVERRIDES = ("n_tasks", "grader_options", "prompt_template", "system_prompt")
+
+
+def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
+    """Build an Environment from a manifest folder.
+
+    Overrides: `n_tasks` (keep the first N), `grader_options` (merged into the manifest's),
+    `prompt_template`, `system_prompt`.
+    """
+    folder = Path(folder).resolve()
+    unknown = set(overrides) - set(ENV_OVERRIDES)
+    if unknown:
+        raise ManifestError(
+            f"unknown override(s) {sorted(unknown)} for environment at {folder}",
+            f"use {', '.join(ENV_OVERRIDES)}",
+        )
+    manifest = read_manifest(folder)
+    options = {**manifest.grader.options, **overrides.get("grader_options", {})}
+    if manifest.sandbox is not None:
+        options.setdefault("sandbox", manifest.sandbox)
+        options.setdefault("env_dir", str(folder))
+    grader = make_grader(manifest.grader.kind, options)
+    return Environment(
+        name=manifest.name,
+        grader=grader,
+        load_tasks=_task_loader(manifest, folder, overrides.get("n_tasks")),
+        prompt_template=overrides.get("prompt_template", manifest.prompt.template),
+        system_prompt=overrides.get("system_prompt", manifest.prompt.system),
+        description=manifest.description,
+        source=str(folder / MANIFEST_NAME),
+        sandbox=manifest.sandbox,
+    )
+
+
+def validate_env_folder(folder: Path | str) -> Environment:
+    """Check a manifest, build its grader and load its tasks; raise on the first problem."""
+    env = env_from_manifest(folder)
+    env.tasks()
+    return env

@@ -1,0 +1,166 @@
+"""The nouns that travel between stages: Task, Sample, Verdict, ScoredGroup.
+
+They are pydantic models so that every store line and every CLI line round-trips through JSON
+with validation. A non-`scored` verdict never carries a reward: infrastructure failures are
+masked in training, never silently turned into zeros.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+VerdictStatus = Literal["scored", "grader_error", "timeout", "infra_error"]
+FinishReason = Literal["stop", "length", "error"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Task(_Model):
+    """One problem an environment poses: the prompt plus what the grader needs to check it."""
+
+    id: str = Field(description="Stable identifier, unique within its environment.")
+    prompt: str = Field(description="The problem statement shown to the policy.")
+    gold: Any = Field(
+        default=None,
+        description="Math: the gold answer string. Tool calls: the expected calls (BFCL form).",
+    )
+    tools: list[dict[str, Any]] | None = Field(
+        default=None, description="Function schemas offered to the policy (tool-call tasks)."
+    )
+    reference: str | None = Field(
+        default=None, description="A reference solution or worked answer (code, SFT warm-start)."
+    )
+    public_tests: str | None = Field(default=None, description="Tests shown in the prompt.")
+    hidden_tests: str | None = Field(default=None, description="Tests never shown to the policy.")
+    entry_point: str | None = Field(default=None, description="Function the tests call (code).")
+    meta: dict[str, Any] = Field(default_factory=dict, description="Free-form, for humans.")
+
+
+class Sample(_Model):
+    """One completion of the policy for a task."""
+
+    task_id: str
+    index: int = Field(ge=0, description="Position in the group, 0..G-1.")
+    text: str
+    token_ids: list[int] | None = None
+    logprobs: list[float] | None = Field(
+        default=None, description="Per-token log-probabilities at sampling time (old_logp)."
+    )
+    prompt_token_ids: list[int] | None = None
+    finish_reason: FinishReason | None = None
+
+    @model_validator(mode="after")
+    def _logprobs_match_tokens(self) -> Sample:
+        if (
+            self.logprobs is not None
+            and self.token_ids is not None
+            and len(self.logprobs) != len(self.token_ids)
+        ):
+            raise ValueError(
+                f"logprobs has {len(self.logprobs)} entries but token_ids has "
+                f"{len(self.token_ids)}; give one log-probability per generated token"
+            )
+        return self
+
+
+class Flag(_Model):
+    """A named suspicion about an answer (a possible reward hack), with the evidence."""
+
+    kind: str
+    evidence: str = ""
+
+
+class Verdict(_Model):
+    """A grader's decision on one answer.
+
+    `scored` verdicts carry a reward in [0, 1] (or a penalty below 0); every other status has
+    `reward=None` so that no infrastructure failure can be trained on as a zero.
+    """
+
+    status: VerdictStatus
+    reward: float | None = None
+    passed: bool = False
+    reason: str = ""
+    details: dict[str, Any] = Field(default_factory=dict, description="For humans only.")
+    flags: list[Flag] = Field(default_factory=list)
+    duration_s: float | None = Field(default=None, description="Wall-clock grading time.")
+
+    @model_validator(mode="after")
+    def _reward_only_when_scored(self) -> Verdict:
+        if self.status == "scored" and self.reward is None:
+            raise ValueError("a scored verdict needs a reward")
+        if self.status != "scored" and self.reward is not None:
+            raise ValueError(
+                f"a {self.status} verdict must not carry a reward (got {self.reward}); "
+                "non-scored verdicts are masked, never trained on"
+            )
+        if self.status != "scored" and self.passed:
+            raise ValueError(f"a {self.status} verdict cannot be passed")
+        return self
+
+    @classmethod
+    def score(cls, reward: float, reason: str = "", **kw: Any) -> Verdict:
+        """A scored verdict; `passed` defaults to reward >= 1."""
+        kw.setdefault("passed", reward >= 1.0)
+        return cls(status="scored", reward=float(reward), reason=reason, **kw)
+
+    @classmethod
+    def reject(cls, reason: str, **kw: Any) -> Verdict:
+        """A scored verdict with reward 0: the answer was checked and is wrong or unusable."""
+        return cls(status="scored", reward=0.0, passed=False, reason=reason, **kw)
+
+    @classmethod
+    def error(cls, status: VerdictStatus, reason: str, **kw: Any) -> Verdict:
+        """A masked verdict: grader_error, timeout or infra_error."""
+        if status == "scored":
+            raise ValueError("use Verdict.score or Verdict.reject for scored verdicts")
+        return cls(status=status, reward=None, passed=False, reason=reason, **kw)
+
+    @property
+    def is_scored(self) -> bool:
+        return self.status == "scored"
+
+
+class GroupStats(_Model):
+    """Summary of one group, computed over scored verdicts only."""
+
+    n: int
+    n_scored: int
+    n_masked: int
+    reward_mean: float | None = None
+    reward_std: float | None = None
+    pass_rate: float | None = None
+    zero_variance: bool = False
+    extra: dict[str, float] = Field(default_factory=dict)
+
+
+class ScoredGroup(_Model):
+    """The G answers to one task with their verdicts, rewards and advantages."""
+
+    env: str
+    task_id: str
+    samples: list[Sample]
+    verdicts: list[Verdict]
+    advantages: list[float] | None = None
+    stats: GroupStats | None = None
+    step: int | None = Field(default=None, description="Training step that produced the group.")
+
+    @model_validator(mode="after")
+    def _aligned(self) -> ScoredGroup:
+        if len(self.samples) != len(self.verdicts):
+            raise ValueError(
+                f"{len(self.samples)} samples but {len(self.verdicts)} verdicts; "
+                "every sample needs exactly one verdict"
+            )
+        if self.advantages is not None and len(self.advantages) != len(self.samples):
+            raise ValueError(f"{len(self.advantages)} advantages for {len(self.samples)} samples")
+        return self
+
+    @property
+    def rewards(self) -> list[float | None]:
+        """Rewards aligned with samples; None where the verdict is masked."""
+        return [v.reward for v in self.verdicts]
