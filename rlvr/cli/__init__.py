@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from rlvr.cli import check, envs, grade
+from rlvr.cli import check, demo, envs, grade
 from rlvr.cli.common import report_error
 from rlvr.errors import RlvrError
 
@@ -23,6 +23,7 @@ app = typer.Typer(
 app.add_typer(envs.app, name="envs")
 app.add_typer(check.app, name="check")
 app.command("grade")(grade.grade)
+app.command("demo")(demo.demo)
 
 
 def main(argv: list[str] | None = None) -> None:

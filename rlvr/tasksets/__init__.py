@@ -1,0 +1,1 @@
+"""Task sets loaded from installed packages (BFCL), referenced by manifests as loaders."""
