@@ -1,0 +1,293 @@
+"""The math grader: is a completion's final answer equivalent to the gold answer?
+
+Accepts: the same value in another form (`\\frac{1}{2}`, `0.5`, `1/2`; `3\\sqrt{2}`, `\\sqrt{18}`),
+`x = 2` for `2`, sets in any order, units, `$`, `^\\circ` and thousands separators around a
+correct number, a decimal within 1e-9 relative of the gold. Rejects, with a reason: several
+different final answers (two boxes, `2 or 3`, `\\pm 2` for 2, every multiple-choice option), a
+decimal that only approximates an exact gold (`0.333` for 1/3), near misses that agree to many
+places (`1/2^{98}` for `1/2^{99}`), `10\\%` for `0.1` (the percent sign is display only, so 10%
+is 10), and expression bombs (`9^{9^{9^9}}`, `(10^8)!`), which are measured before anything is
+evaluated. graders/math/README.md lists every rule.
+
+Bounded from outside: plain numbers are compared in the calling thread (they cannot hang);
+everything else goes, one batch per group, to a pool of killable worker processes with a
+per-answer deadline (`timeout_s`). An answer past its deadline gets a `timeout` verdict (masked,
+never a zero), and its worker is replaced. A gold that cannot be read makes every verdict of the
+group a `grader_error`, never a reward.
+
+    >>> check("\\\\frac{1}{2}", "so the answer is $\\\\boxed{0.5}$").passed
+    True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rlvr.errors import ManifestError
+from rlvr.graders.base import register_grader
+from rlvr.graders.bounded import JobResult, PoolError, shared_pool
+from rlvr.graders.math_exact import compare_rationals, plain_number
+from rlvr.graders.math_extract import Extraction, extract_answers
+from rlvr.graders.math_guard import Limits
+from rlvr.graders.math_normalize import normalize
+from rlvr.types import Flag, Task, Verdict
+
+MAX_CANDIDATES = 8
+_DETAIL_CHARS = 300
+_WORKER_MODULES = ("rlvr.graders.math_worker",)
+
+
+class MathOptions(BaseModel):
+    """Options of the math grader (manifest `[grader] options`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    timeout_s: float = Field(2.0, gt=0, description="Deadline for checking one answer, seconds.")
+    fallback_last_number: bool = Field(
+        True, description="With no box, '####' or 'Answer:' line, grade the last number."
+    )
+    max_answer_chars: int = Field(
+        1000, ge=1, description="Longer final answers are rejected unread."
+    )
+    max_digits: float = Field(
+        20_000, gt=0, description="Largest exact number, in digits, an answer may ask for."
+    )
+    max_degree: float = Field(1_000, gt=0, description="Highest polynomial degree allowed.")
+    workers: int | None = Field(
+        None, ge=1, description="Worker processes (default: CPU count, 2 to 8)."
+    )
+    memory_mb: int | None = Field(2048, ge=256, description="Address-space cap per worker.")
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(max_digits=self.max_digits, max_degree=self.max_degree)
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """One completion after extraction and normalisation, before any comparison."""
+
+    extraction: Extraction
+    normalized: tuple[str, ...] = ()
+    early: Verdict | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def _remote(common: tuple[str, Limits], item: tuple[str, ...] | None) -> dict[str, Any]:
+    """Runs in the worker; imported lazily so the grading thread never loads sympy."""
+    from rlvr.graders.math_worker import check_candidates
+
+    return check_candidates(common, item)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 3] + "..."
+
+
+@register_grader("math")
+class MathGrader:
+    """Grades math answers by extraction, normalisation and equivalence; see the module doc."""
+
+    name = "math"
+
+    def __init__(self, **options: Any) -> None:
+        try:
+            self.options = MathOptions(**options)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in e['loc']) or 'options'}: {e['msg']}"
+                for e in exc.errors()
+            )
+            raise ManifestError(
+                f"math grader options are invalid ({problems}); given {options!r}",
+                f"use only {sorted(MathOptions.model_fields)} with the documented types",
+            ) from None
+
+    def extract(self, completion: str) -> str | None:
+        """The final answer of a completion (the last one when it offers several)."""
+        return extract_answers(completion, self.options.fallback_last_number).answer
+
+    def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        """One verdict per completion; the gold is read once for the whole group."""
+        try:
+            return self._grade(task.gold, list(answers), bare=False)
+        except Exception as exc:  # a grader bug must never become a reward
+            reason = f"the math grader failed: {type(exc).__name__}: {exc}"
+            return [Verdict.error("grader_error", reason) for _ in answers]
+
+    def _grade(self, gold: Any, answers: list[str], bare: bool) -> list[Verdict]:
+        start = time.perf_counter()
+        if gold is None or not str(gold).strip():
+            return [Verdict.error("grader_error", "the task has no gold answer") for _ in answers]
+        gold_norm = normalize(str(gold))
+        prepared = [self._prepare(a, bare) for a in answers]
+        for p in prepared:
+            p.details["gold_normalized"] = _clip(gold_norm)
+        gold_plain = plain_number(gold_norm)
+        verdicts: list[Verdict | None] = [p.early for p in prepared]
+        remote: list[int] = []
+        for i, p in enumerate(prepared):
+            if verdicts[i] is not None:
+                continue
+            fast = self._fast(gold_plain, p) if gold_plain is not None else None
+            if fast is not None:
+                verdicts[i] = fast
+            else:
+                remote.append(i)
+        if gold_plain is None or remote:
+            self._run_remote(gold_norm, gold_plain is None, prepared, remote, verdicts)
+        elapsed = time.perf_counter() - start
+        return [
+            v if v.duration_s is not None else v.model_copy(update={"duration_s": elapsed})
+            for v in verdicts
+            if v is not None
+        ]
+
+    def _prepare(self, completion: str, bare: bool) -> _Prepared:
+        opts = self.options
+        ext = extract_answers(completion, opts.fallback_last_number)
+        if bare and ext.source == "none" and _is_bare(completion):
+            ext = Extraction((completion.strip(),), "lone")
+        p = _Prepared(ext)
+        p.details = {"extracted": _clip(ext.answer) if ext.answer else None, "source": ext.source}
+        if len(ext.candidates) > 1:
+            p.details["candidates"] = [_clip(c) for c in ext.candidates]
+        early = _early_reject(ext, opts)
+        if early is not None:
+            p.early = Verdict.reject(early, details=p.details, duration_s=0.0)
+            return p
+        p.normalized = tuple(dict.fromkeys(normalize(c) for c in ext.candidates))
+        p.details["answer_normalized"] = [_clip(n) for n in p.normalized]
+        return p
+
+    def _fast(self, gold: tuple, p: _Prepared) -> Verdict | None:
+        """Compare plain numbers in this thread; None when any candidate needs the worker."""
+        start = time.perf_counter()
+        values = [plain_number(n) for n in p.normalized]
+        if any(v is None for v in values):
+            return None
+        results = [compare_rationals(gold[0], v[0], gold[1] or v[1]) for v in values if v]
+        passed = all(ok for ok, _ in results)
+        reason = results[0][1] if len(results) == 1 else _several(p, results, passed)
+        details = {**p.details, "path": "fast"}
+        return Verdict.score(
+            1.0 if passed else 0.0,
+            reason,
+            passed=passed,
+            details=details,
+            duration_s=time.perf_counter() - start,
+        )
+
+    def _run_remote(
+        self,
+        gold_norm: str,
+        check_gold: bool,
+        prepared: list[_Prepared],
+        remote: list[int],
+        verdicts: list[Verdict | None],
+    ) -> None:
+        opts = self.options
+        keys = list(dict.fromkeys(prepared[i].normalized for i in remote))
+        items: list[tuple[str, ...] | None] = ([None] if check_gold else []) + list(keys)
+        try:
+            pool = shared_pool(_WORKER_MODULES, opts.workers, opts.memory_mb)
+            results = pool.run_batch(
+                _remote, (gold_norm, opts.limits), items, timeout_s=opts.timeout_s
+            )
+        except PoolError as exc:
+            for i in range(len(verdicts)):
+                if verdicts[i] is None or check_gold:
+                    verdicts[i] = Verdict.error(
+                        "infra_error", str(exc), details=prepared[i].details
+                    )
+            return
+        if check_gold:
+            gold_problem = _gold_problem(results[0], opts.timeout_s)
+            if gold_problem is not None:
+                for i, p in enumerate(prepared):
+                    verdicts[i] = gold_problem.model_copy(update={"details": p.details})
+                return
+            results = results[1:]
+        by_key = dict(zip(keys, results, strict=True))
+        for i in remote:
+            verdicts[i] = _verdict(by_key[prepared[i].normalized], prepared[i], opts.timeout_s)
+
+
+def _is_bare(text: str) -> bool:
+    return "\n" not in text.strip() and 0 < len(text.strip()) <= 200
+
+
+def _early_reject(ext: Extraction, opts: MathOptions) -> str | None:
+    if not ext.candidates:
+        looked = "\\boxed{}, '#### x', 'Answer: x'"
+        looked += ", a last number" if opts.fallback_last_number else ""
+        return f"no final answer found (looked for {looked})"
+    if ext.hedged:
+        return "the line holding the last number offers several values (or, ±); give one answer"
+    if len(ext.candidates) > MAX_CANDIDATES:
+        return f"the completion gives {len(ext.candidates)} different final answers; give one"
+    longest = max(len(c) for c in ext.candidates)
+    if longest > opts.max_answer_chars:
+        return f"the final answer is {longest} characters long (limit {opts.max_answer_chars})"
+    return None
+
+
+def _several(p: _Prepared, results: list[tuple[bool, str]], passed: bool) -> str:
+    if passed:
+        return f"all {len(results)} final answers are equivalent to the gold"
+    shown = ", ".join(f"'{n}'" for n in p.normalized[:5])
+    wrong = next(r for ok, r in results if not ok)
+    return (
+        f"several different final answers ({len(results)}: {shown}); give exactly one. "
+        f"First mismatch: {wrong}"
+    )
+
+
+def _gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
+    if result.status == "timeout":
+        return Verdict.error("timeout", f"reading the gold answer took longer than {timeout_s:g} s")
+    if result.status != "ok":
+        return Verdict.error("grader_error", f"reading the gold answer failed: {result.error}")
+    if result.value["status"] != "ok":
+        return Verdict.error("grader_error", result.value["reason"])
+    return None
+
+
+def _verdict(result: JobResult, p: _Prepared, timeout_s: float) -> Verdict:
+    details = {**p.details, "path": "worker"}
+    if result.status == "timeout":
+        reason = f"checking the answer took longer than {timeout_s:g} s; the worker was replaced"
+        return Verdict.error("timeout", reason, details=details, duration_s=result.duration_s)
+    if result.status != "ok":
+        reason = f"the math checker failed on this answer: {result.error}"
+        return Verdict.error("grader_error", reason, details=details, duration_s=result.duration_s)
+    value = result.value
+    if value["status"] != "scored":
+        return Verdict.error("grader_error", value["reason"], details=details)
+    details["gold_parsed"] = _clip(value["gold_parsed"])
+    details["answer_parsed"] = [_clip(a) for a in value["answer_parsed"]]
+    passed = bool(value["passed"])
+    flags = [Flag(kind="checker_exception", evidence=e) for e in value["checker_exceptions"]]
+    return Verdict.score(
+        1.0 if passed else 0.0,
+        value["reason"],
+        passed=passed,
+        details=details,
+        flags=flags,
+        duration_s=result.duration_s,
+    )
+
+
+def check(gold: str, answer: str, **options: Any) -> Verdict:
+    """Grade one answer against one gold. `answer` may be a whole completion or a bare answer
+    (`x = 2`, `Monday`): a single short line in which no answer is found is taken whole."""
+    grader = MathGrader(**options)
+    try:
+        return grader._grade(gold, [answer], bare=True)[0]
+    except Exception as exc:
+        return Verdict.error("grader_error", f"the math grader failed: {type(exc).__name__}: {exc}")

@@ -1,0 +1,77 @@
+"""Plain numbers, compared exactly without sympy or a worker process.
+
+Integers, decimals and fractions of integers cannot hang: reading them is one regular
+expression and comparing them is `fractions.Fraction` arithmetic on numbers no longer than the
+answer itself. They are most answers in practice (GSM8K, AIME), so the grader compares them in
+the calling thread and sends only the rest to a worker.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+DECIMAL_REL_TOL = Fraction(1, 10**9)
+MAX_PLAIN_CHARS = 400
+
+_PLAIN_RE = re.compile(
+    r"([+-]?)\s*(?:(\d+(?:\.\d*)?|\.\d+)|(\d+)\s*/\s*(\d+)|\{(\d+)\}"
+    r"|\\frac\s*(?:\{(\d+)\}|(\d))\s*(?:\{(\d+)\}|(\d)))"
+)
+
+
+def plain_number(text: str) -> tuple[Fraction, bool] | None:
+    """(value, written as a decimal) for a plain number such as `-12`, `0.5`, `3/4`, `\\frac{3}{4}`.
+
+    None for anything else, including a zero denominator.
+    """
+    if len(text) > MAX_PLAIN_CHARS:
+        return None
+    m = _PLAIN_RE.fullmatch(text)
+    if m is None:
+        return None
+    sign = -1 if m.group(1) == "-" else 1
+    if m.group(2):
+        return sign * Fraction(m.group(2)), "." in m.group(2)
+    if m.group(5):
+        return sign * Fraction(int(m.group(5))), False
+    if m.group(3):
+        num, den = m.group(3), m.group(4)
+    else:
+        num, den = m.group(6) or m.group(7), m.group(8) or m.group(9)
+    if int(den) == 0:
+        return None
+    return sign * Fraction(int(num), int(den)), False
+
+
+def compare_rationals(gold: Fraction, ans: Fraction, decimal: bool) -> tuple[bool, str]:
+    """The exact test, widened to the decimal rule when either side was written as a decimal.
+
+    Decimal rule: |answer - gold| <= 1e-9 * |gold| (a zero gold needs an exact zero).
+    """
+    if gold == ans:
+        return True, "equivalent to the gold"
+    if decimal and gold != 0 and abs(ans - gold) <= DECIMAL_REL_TOL * abs(gold):
+        return True, "equal within the 1e-9 relative tolerance for decimals"
+    rule = " (decimals must agree to 1e-9 relative)" if decimal else ""
+    return False, f"{_fmt(ans)} is not {_fmt(gold)}{rule}"
+
+
+def _fmt(q: Fraction) -> str:
+    return fmt_fraction(q)
+
+
+def fmt_fraction(q: Fraction, width: int = 60) -> str:
+    """`q` as text, or its magnitude when the digits would not fit in `width` characters."""
+    bits = max(q.numerator.bit_length(), q.denominator.bit_length())
+    if bits * 0.30103 < width - 2:
+        return str(q)
+    if q == 0:
+        return "0"
+    log = math.log10(abs(q.numerator)) - math.log10(q.denominator)
+    exp = math.floor(log)
+    sign = "-" if q < 0 else ""
+    return (
+        f"{sign}{10 ** (log - exp):.9f}e{exp:+d} (a fraction of about {bits * 0.30103:.0f} digits)"
+    )

@@ -1,0 +1,216 @@
+"""Normalise a LaTeX or plain-text math answer into the one form the parser reads.
+
+The rules, in order (graders/math/README.md is the reference):
+
+- Unicode math (−, ×, ·, √, π, ∞, ±, ≤, ≥, °) becomes its LaTeX command.
+- Layout is dropped: `$`, `\\(`, `\\[`, `\\displaystyle`, `\\left`, `\\right`, `\\big`, thin
+  spaces (`\\,` `\\!` `\\;`), `~`.
+- Text wrappers (`\\text`, `\\mathrm`, `\\mbox`, `\\textbf`, `\\operatorname`, nested `\\boxed`)
+  are unwrapped; `\\dfrac` and `\\tfrac` become `\\frac`.
+- Display units go: degrees (`^\\circ`), the percent sign (`10\\%` is compared as 10, never as
+  0.1), the dollar sign, and trailing unit words after a number (`5 cm`, `12 apples`). Units are
+  dropped, not converted.
+- A repeating decimal (`0.\\overline{3}`) becomes its exact fraction.
+- Thousands separators are removed when the whole answer is one grouped number (`1,000`,
+  `1{,}000`, `32,\\!348`); a bare `1,2` stays a list of two numbers.
+
+Every step is a linear scan or a regular expression without nested quantifiers, so a long
+answer cannot make normalisation slow.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNICODE = {
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "×": r"\times ",
+    "·": r"\cdot ",
+    "⋅": r"\cdot ",
+    "÷": r"\div ",
+    "√": r"\sqrt ",
+    "π": r"\pi ",
+    "∞": r"\infty ",
+    "±": r"\pm ",
+    "∓": r"\mp ",
+    "≤": r"\le ",
+    "≥": r"\ge ",
+    "≠": r"\ne ",
+    "°": r"^\circ ",
+    "∪": r"\cup ",
+    "¢": "",
+    "€": "",
+    "£": "",
+    "’": "'",
+    "\u00a0": " ",
+    "\u2009": " ",
+    "\u202f": " ",
+}
+_UNICODE_RE = re.compile("|".join(re.escape(k) for k in _UNICODE))
+
+_LAYOUT_RE = re.compile(
+    r"\\(?:left|right)\s*\.|\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|middle"
+    r"|left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|bigg|Bigg|big|Big|qquad|quad"
+    r"|mathstrut|strut|hfill|phantom\{[^{}]*\})(?![a-zA-Z])|(?<!\\)\\ |~"
+)
+_THIN_SPACE_RE = re.compile(r"(?<!\\)\\[,:;!]")
+_DELIM_RE = re.compile(r"\\\$|\$|\\\(|\\\)|\\\[|\\\]")
+_DECIMAL_COMMA_RE = re.compile(r"\{,\}(?=\d{3}(?!\d))")
+
+_WRAPPERS = (
+    "text",
+    "textrm",
+    "textnormal",
+    "textbf",
+    "textit",
+    "textsf",
+    "texttt",
+    "mbox",
+    "hbox",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathtt",
+    "mathnormal",
+    "boldsymbol",
+    "bm",
+    "emph",
+    "operatorname",
+    "boxed",
+    "fbox",
+)
+_WRAPPER_RE = re.compile(r"\\(" + "|".join(_WRAPPERS) + r")(?![a-zA-Z])\s*\*?\s*\{")
+
+_RENAMES = [
+    (re.compile(r"\\[dtc]frac(?![a-zA-Z])"), r"\\frac"),
+    (re.compile(r"\\[dt]binom(?![a-zA-Z])"), r"\\binom"),
+    (re.compile(r"\\(?:lvert|rvert|vert)(?![a-zA-Z])|\\\|"), "|"),
+    (re.compile(r"\\lbrace(?![a-zA-Z])"), r"\\{"),
+    (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
+    (re.compile(r"\\leqslant(?![a-zA-Z])"), r"\\le"),
+    (re.compile(r"\\geqslant(?![a-zA-Z])"), r"\\ge"),
+    (re.compile(r"\\mathbb\s*\{\s*R\s*\}"), r"(-\\infty,\\infty)"),
+    (re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])"), " "),
+    (re.compile(r"\\degree(?![a-zA-Z])|\\%|%"), " "),
+]
+
+# Trailing words after a number are a unit: "5 cm", "12 apples", "3 square feet".
+_UNIT_WORD_RE = re.compile(r"[A-Za-z]+(?:[/.][A-Za-z]+)?\.?(?:\^\{?[23]\}?)?")
+_UNIT_HEAD_RE = re.compile(r"(?:[\d})\]|]|\\pi|\\infty)$")
+_KEEP_WORDS = frozenset(
+    "or and pi e i inf infty infinity oo sin cos tan cot sec csc ln log exp sqrt".split()  # noqa: SIM905
+)
+_GROUPED_RE = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+)(\.\d+)?")
+_SPACE_RE = re.compile(r"\s+")
+_WORDS_RE = re.compile(r"[A-Za-z]+(?:[ ./][A-Za-z]+)*")
+_ROOT_DIGITS_RE = re.compile(r"√\s*(\d+(?:\.\d+)?)")
+_REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{\s*(\d{1,50})\s*\}")
+
+
+def _repeating(m: re.Match[str]) -> str:
+    """`0.1\\overline{6}` is exactly 1/6: a repeating decimal is a fraction, not a rounding."""
+    whole, fixed, period = m.group(1) or "0", m.group(2), m.group(3)
+    if len(whole) + len(fixed) > 50:
+        return m.group(0)
+    scale = 10 ** len(fixed)
+    num = (int(whole) * scale + int(fixed or "0")) * (10 ** len(period) - 1) + int(period)
+    return f"\\frac{{{num}}}{{{scale * (10 ** len(period) - 1)}}}"
+
+
+def matching_brace(text: str, open_at: int) -> int:
+    """Index of the `}` closing the `{` at `open_at`, or -1; escaped braces do not count."""
+    depth = 0
+    i = open_at
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _unwrap(text: str) -> str:
+    """Replace `\\text{...}`-like wrappers by their content, spaced so words stay words."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = _WRAPPER_RE.search(text, pos)
+        if m is None:
+            out.append(text[pos:])
+            return "".join(out)
+        close = matching_brace(text, m.end() - 1)
+        if close < 0:
+            out.append(text[pos:])
+            return "".join(out)
+        inner = text[m.end() : close]
+        name = m.group(1)
+        spaced = name.startswith(("text", "mbox", "hbox", "emph")) or _is_word(inner)
+        out.append(text[pos : m.start()])
+        out.append(f" {inner} " if spaced else f"{{{inner}}}" if name != "operatorname" else inner)
+        pos = close + 1
+
+
+def _is_word(inner: str) -> bool:
+    """Words and units (`cm`, `m/s`) stay words; a single letter (`\\mathrm{d}`) is a symbol."""
+    return _WORDS_RE.fullmatch(inner.strip()) is not None and len(inner.strip()) >= 2
+
+
+def _strip_units(text: str) -> str:
+    words = text.split(" ")
+    cut = len(words)
+    while cut > 1 and _is_unit_word(words[cut - 1]):
+        cut -= 1
+    if cut == len(words) or not _UNIT_HEAD_RE.search(words[cut - 1]):
+        return text
+    return " ".join(words[:cut])
+
+
+def _is_unit_word(word: str) -> bool:
+    if not _UNIT_WORD_RE.fullmatch(word):
+        return False
+    letters = word.split("^")[0].rstrip(".")
+    return (len(letters) >= 2 or "/" in letters) and letters.lower() not in _KEEP_WORDS
+
+
+def _strip_punctuation(text: str) -> str:
+    if text.endswith(".."):
+        return text
+    return text.rstrip(".,;: ")
+
+
+def _ungroup_thousands(text: str) -> str:
+    m = _GROUPED_RE.fullmatch(text)
+    if m is None:
+        return text
+    return m.group(1) + m.group(2).replace(",", "").replace(" ", "") + (m.group(3) or "")
+
+
+def normalize(text: str) -> str:
+    """The canonical string form of an answer (or gold) for the parser and for reports."""
+    s = _ROOT_DIGITS_RE.sub(r"\\sqrt{\1}", text)
+    s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = _REPEATING_RE.sub(_repeating, s)
+    s = _THIN_SPACE_RE.sub("", s)
+    s = _LAYOUT_RE.sub(" ", s)
+    s = _DELIM_RE.sub(" ", s)
+    s = _DECIMAL_COMMA_RE.sub("", s).replace("{,}", ".")
+    s = _unwrap(s)
+    for pattern, repl in _RENAMES:
+        s = pattern.sub(repl, s)
+    s = _SPACE_RE.sub(" ", s).replace(" ^", "^").strip()
+    s = _strip_punctuation(s)
+    s = _strip_units(s).strip()
+    s = _strip_punctuation(s)
+    s = _ungroup_thousands(s)
+    return s

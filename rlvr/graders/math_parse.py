@@ -1,0 +1,320 @@
+"""Parse a normalised answer into a small syntax tree, without evaluating anything.
+
+A hand-written parser rather than sympy's `parse_expr` (which calls `eval`) or a LaTeX grammar:
+model output is untrusted, and the tree must exist before anything is computed so that
+`math_guard` can measure it first. Choices a reader might question:
+
+- an unbraced exponent takes the whole number (`2^10` is 1024), while `\\frac12` and `\\sqrt2`
+  take one digit as LaTeX does;
+- a whole number directly followed by a fraction of whole numbers is a mixed number
+  (`3\\frac{1}{4}` is 13/4);
+- `e` is Euler's number, `i` the imaginary unit, `\\pi` and `pi` are pi;
+- a bare comma list (`1, 2`) or `or`/`and` list is an unordered collection; `(a, b)`, `[a, b)`
+  keep their brackets (tuples and intervals); `\\{a, b\\}` is a set;
+- `\\pm` is kept as a node and later expands to two values;
+- a ratio `3:4` is the quotient 3/4.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+MAX_DEPTH = 60
+MAX_TOKENS = 1500
+
+
+class ParseError(ValueError):
+    """The text is not an answer this parser understands."""
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """One syntax-tree node: `kind` names it, `kids` are sub-trees, `value` is a leaf payload."""
+
+    kind: str
+    kids: tuple[Node, ...] = ()
+    value: Any = None
+
+    def __str__(self) -> str:
+        from rlvr.graders.math_guard import render
+
+        return render(self)
+
+
+def num(value: Fraction | int, decimal: bool = False) -> Node:
+    return Node("num", value=(Fraction(value), decimal))
+
+
+_TOKEN_RE = re.compile(
+    r"(?P<ws>\s+)"
+    r"|(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
+    r"|(?P<env>\\(?:begin|end)\s*\{[a-zA-Z]+\*?\})"
+    r"|(?P<cmd>\\[a-zA-Z]+|\\[{}|\\])"
+    r"|(?P<word>[a-zA-Z]+)"
+    r"|(?P<op><=|>=|!=|\*\*|[-+*/^_!,;:()\[\]{}|=<>&'])"
+)
+FUNCS = frozenset(
+    "sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh log ln exp lg gcd lcm".split()  # noqa: SIM905
+)
+_WORD_KEYWORDS = {"pi": ("const", "pi"), "oo": ("const", "oo"), "inf": ("const", "oo")}
+_WORD_KEYWORDS |= {"infty": ("const", "oo"), "infinity": ("const", "oo"), "sqrt": ("cmd", "sqrt")}
+_WORD_KEYWORDS |= {"or": ("sep", "or"), "and": ("sep", "and")}
+_WORD_KEYWORDS |= {f: ("cmd", f) for f in FUNCS}
+GREEK = frozenset(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa "  # noqa: SIM905
+    "lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
+    "Lambda Xi Sigma Phi Psi Omega".split()
+)
+_RELATIONS = {
+    "=": "=",
+    "<": "<",
+    ">": ">",
+    "<=": "<=",
+    ">=": ">=",
+    "!=": "!=",
+    "\\le": "<=",
+    "\\leq": "<=",
+    "\\ge": ">=",
+    "\\geq": ">=",
+    "\\ne": "!=",
+    "\\neq": "!=",
+    "\\lt": "<",
+    "\\gt": ">",
+    "\\in": "in",
+    "\\approx": "=",
+}
+_MUL_OPS = {"*", "\\cdot", "\\times", "**"}
+_DIV_OPS = {"/", "\\div", ":"}
+_CONSTS = {"\\pi": "pi", "\\infty": "oo", "\\emptyset": "empty", "\\varnothing": "empty"}
+_MATRIX_ENVS = frozenset({"pmatrix", "bmatrix", "matrix", "Bmatrix", "smallmatrix"})
+_CLOSERS = {"(": (")", "]"), "[": (")", "]"), "\\{": ("\\}",)}
+_NOT_FACTOR_CMDS = frozenset(
+    {"\\}", "\\\\", "\\div", "\\pm", "\\mp", "\\cup", "\\rfloor", "\\rceil", "\\choose"}
+    | set(_RELATIONS)
+    | _MUL_OPS
+)
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) tokens; kinds: num, cmd, sym, const, sep, op."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN_RE.match(text, pos)
+        if m is None:
+            raise ParseError(f"unexpected character {text[pos]!r} at position {pos}")
+        pos = m.end()
+        kind = m.lastgroup or ""
+        tok = m.group(0)
+        if kind == "ws":
+            continue
+        if kind == "word":
+            tokens.extend(_word_tokens(tok))
+        else:
+            tokens.append((kind, tok))
+        if len(tokens) > MAX_TOKENS:
+            raise ParseError(f"more than {MAX_TOKENS} tokens")
+    return tokens
+
+
+def _word_tokens(word: str) -> list[tuple[str, str]]:
+    if word in _WORD_KEYWORDS:
+        kind, name = _WORD_KEYWORDS[word]
+        return [(kind, "\\" + name if kind == "cmd" else name)]
+    return [("sym", ch) for ch in word]
+
+
+class Parser:
+    """Recursive descent over the token list; see the module docstring for the grammar's choices."""
+
+    def __init__(self, tokens: list[tuple[str, str]]) -> None:
+        self.toks = tokens
+        self.i = 0
+        self.depth = 0
+
+    def peek(self, offset: int = 0) -> tuple[str, str]:
+        j = self.i + offset
+        return self.toks[j] if j < len(self.toks) else ("end", "")
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok[0] == "end":
+            raise ParseError("the answer ends too early")
+        self.i += 1
+        return tok
+
+    def expect(self, text: str) -> None:
+        tok = self.take()
+        if tok[1] != text:
+            raise ParseError(f"expected {text!r} but found {tok[1]!r}")
+
+    def at(self, *texts: str) -> bool:
+        tok = self.peek()
+        return tok[0] != "end" and tok[1] in texts
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseError(f"nested deeper than {MAX_DEPTH} levels")
+
+    def top(self) -> Node:
+        while self.at("=") or self.at("\\approx"):
+            self.take()  # a leading "=" or "≈" says nothing
+        node = self.seq()
+        if self.peek()[0] != "end":
+            raise ParseError(f"unexpected {self.peek()[1]!r} after a complete answer")
+        return node
+
+    def seq(self) -> Node:
+        """Items separated by `,` `;` `or` `and`: an unordered list when there are several."""
+        items = [self.relation()]
+        seps: set[str] = set()
+        while self.at(",", ";") or self.peek()[0] == "sep":
+            seps.add(self.take()[1])
+            if self.peek()[0] == "sep":
+                seps.add(self.take()[1])  # ", or"
+            items.append(self.relation())
+        if len(items) == 1:
+            return items[0]
+        return Node("list", tuple(items), frozenset(seps))
+
+    def relation(self) -> Node:
+        items = [self.union()]
+        ops: list[str] = []
+        while self.peek()[1] in _RELATIONS and self.peek()[0] in ("op", "cmd"):
+            ops.append(_RELATIONS[self.take()[1]])
+            items.append(self.union())
+        if not ops:
+            return items[0]
+        return Node("rel", tuple(items), tuple(ops))
+
+    def union(self) -> Node:
+        items = [self.additive()]
+        while self.at("\\cup"):
+            self.take()
+            items.append(self.additive())
+        return items[0] if len(items) == 1 else Node("union", tuple(items))
+
+    def additive(self) -> Node:
+        self.enter()
+        terms: list[Node] = []
+        sign = self._sign()
+        terms.append(self._signed(sign, self.term()))
+        while self.at("+", "-", "\\pm", "\\mp"):
+            terms.append(self._signed(self._sign(), self.term()))
+        self.depth -= 1
+        return terms[0] if len(terms) == 1 else Node("add", tuple(terms))
+
+    def _sign(self) -> str:
+        sign = "+"
+        while self.at("+", "-", "\\pm", "\\mp"):
+            op = self.take()[1]
+            if op in ("\\pm", "\\mp"):
+                sign = "pm"
+            elif op == "-" and sign != "pm":
+                sign = "-" if sign == "+" else "+"
+        return sign
+
+    @staticmethod
+    def _signed(sign: str, node: Node) -> Node:
+        if sign == "-":
+            return Node("neg", (node,))
+        if sign == "pm":
+            return Node("pm", (node,))
+        return node
+
+    def term(self) -> Node:
+        factors = [self.factor()]
+        while True:
+            tok = self.peek()
+            if tok[1] in _MUL_OPS:
+                self.take()
+                factors.append(self.factor())
+            elif tok[1] in _DIV_OPS:
+                self.take()
+                factors.append(Node("inv", (self.factor(),)))
+            elif self._starts_factor(tok, factors[-1]):
+                nxt = self.factor()
+                if _is_mixed(factors, nxt):
+                    factors[-1] = Node("add", (factors[-1], nxt))
+                else:
+                    factors.append(nxt)
+            else:
+                break
+        return factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+
+    @staticmethod
+    def _starts_factor(tok: tuple[str, str], prev: Node) -> bool:
+        """Whether `tok` begins a factor multiplied implicitly (`2x`, `3\\sqrt{2}`, `x(x+1)`)."""
+        kind, text = tok
+        if kind in ("sym", "const"):
+            return True
+        if kind == "num":
+            return prev.kind != "num"
+        if kind == "cmd":
+            return text not in _NOT_FACTOR_CMDS
+        if kind == "env":
+            return text.startswith("\\begin")
+        return kind == "op" and text in ("(", "{")
+
+    def factor(self) -> Node:
+        if self.at("-", "+", "\\pm", "\\mp"):
+            return self._signed(self._sign(), self.factor())
+        return self.postfix()
+
+    def postfix(self) -> Node:
+        from rlvr.graders.math_atoms import parse_atom, parse_exponent, parse_subscript
+
+        node = parse_atom(self)
+        while True:
+            if self.at("!"):
+                self.take()
+                node = Node("fact", (node,))
+            elif self.at("^"):
+                self.take()
+                node = Node("pow", (node, parse_exponent(self)))
+            elif self.at("_") and node.kind == "sym":
+                self.take()
+                node = Node("sym", value=f"{node.value}_{parse_subscript(self)}")
+            elif self.at("'") and node.kind == "sym":
+                self.take()
+                node = Node("sym", value=node.value + "'")
+            else:
+                return node
+
+
+def _is_mixed(factors: list[Node], nxt: Node) -> bool:
+    """`3\\frac{1}{4}`: a lone whole number followed by a fraction of whole numbers."""
+    if len(factors) != 1 or factors[0].kind != "num" or nxt.kind != "frac":
+        return False
+    value, decimal = factors[0].value
+    whole = value.denominator == 1 and not decimal
+    return whole and all(k.kind == "num" and k.value[0].denominator == 1 for k in nxt.kids)
+
+
+_TEXT_RE = re.compile(r"[A-Za-z][A-Za-z .'-]*")
+
+
+def text_answer(text: str) -> str | None:
+    """The canonical form of a word answer (`Monday`, `no solution`), or None for mathematics."""
+    if not _TEXT_RE.fullmatch(text):
+        return None
+    words = re.findall(r"[A-Za-z]+", text)
+    if all(w in _WORD_KEYWORDS or w in GREEK for w in words):
+        return None
+    if max(len(w) for w in words) < 3 and text.lower() != "no":
+        return None
+    return " ".join(w.lower() for w in words)
+
+
+def parse(text: str) -> Node:
+    """Parse one normalised answer; raises ParseError with a short reason."""
+    if not text.strip():
+        raise ParseError("the answer is empty")
+    words = text_answer(text.strip())
+    if words is not None:
+        return Node("text", value=words)
+    return Parser(tokenize(text)).top()

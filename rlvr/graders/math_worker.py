@@ -1,0 +1,107 @@
+"""What a grading worker process runs: parse, measure and compare one group's answers.
+
+The parent ships a whole group in one batch: `common` holds the normalised gold and the limits,
+each item is one answer's normalised candidates (or None to check the gold alone). The gold is
+parsed once per worker and group (an LRU cache keyed by the gold), not once per answer. Results
+are plain dicts so they pickle cheaply.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rlvr.graders.math_compare import Outcome, equal
+from rlvr.graders.math_guard import Limits, TooBig, check_size, render
+from rlvr.graders.math_parse import Node, ParseError, parse
+from rlvr.graders.math_values import NotComparable, to_value
+
+Common = tuple[str, Limits]
+
+
+class GoldError(ValueError):
+    """The gold answer cannot be read; the task, not the model, is at fault."""
+
+
+@lru_cache(maxsize=256)
+def _gold(gold: str, limits: Limits) -> tuple[Node, str] | GoldError:
+    try:
+        tree = parse(gold)
+        check_size(tree, limits)
+        return to_value(tree), render(tree)
+    except (ParseError, TooBig, NotComparable, RecursionError) as exc:
+        return GoldError(f"the gold answer {_clip(gold)} cannot be read: {exc}")
+
+
+def _answer(candidate: str, limits: Limits) -> tuple[Node | None, str, str]:
+    """(value, parsed form, reason it could not be read)."""
+    try:
+        tree = parse(candidate)
+    except ParseError as exc:
+        return None, "", f"could not read the answer {_clip(candidate)}: {exc}"
+    except RecursionError:
+        return None, "", "the answer is nested too deeply to read"
+    shown = render(tree)
+    try:
+        check_size(tree, limits)
+        return to_value(tree), shown, ""
+    except TooBig as exc:
+        return None, shown, f"the answer is too large to check: {exc}"
+    except NotComparable as exc:
+        return None, shown, f"the answer cannot be compared: {exc}"
+
+
+def _clip(text: str) -> str:
+    return "'" + (text if len(text) <= 60 else text[:57] + "...") + "'"
+
+
+def check_candidates(common: Common, item: tuple[str, ...] | None) -> dict[str, Any]:
+    """Grade one answer's candidates against the group's gold (item None: check the gold only)."""
+    gold_text, limits = common
+    gold = _gold(gold_text, limits)
+    if isinstance(gold, GoldError):
+        return {"status": "grader_error", "reason": str(gold)}
+    gold_value, gold_shown = gold
+    if item is None:
+        return {"status": "ok", "gold_parsed": gold_shown}
+    parsed: list[str] = []
+    outcomes: list[Outcome] = []
+    flags: list[str] = []
+    for candidate in item:
+        value, shown, problem = _answer(candidate, limits)
+        parsed.append(shown)
+        if value is None:
+            outcomes.append(Outcome(False, problem))
+            continue
+        try:
+            outcomes.append(equal(gold_value, value))
+        except (RecursionError, MemoryError, TooBig, NotComparable) as exc:
+            outcomes.append(Outcome(False, f"the answer is too complex to compare: {exc}"))
+        except Exception as exc:  # sympy failing on an odd answer: reject, and flag it
+            problem = f"{type(exc).__name__}: {exc}"[:300]
+            outcomes.append(
+                Outcome(False, f"the checker could not compare this answer ({problem})")
+            )
+            flags.append(problem)
+    passed = all(o.equal for o in outcomes)
+    return {
+        "status": "scored",
+        "passed": passed,
+        "reason": _reason(item, outcomes),
+        "gold_parsed": gold_shown,
+        "answer_parsed": parsed,
+        "checker_exceptions": flags,
+    }
+
+
+def _reason(item: tuple[str, ...], outcomes: list[Outcome]) -> str:
+    if len(outcomes) == 1:
+        return outcomes[0].reason
+    if all(o.equal for o in outcomes):
+        return f"all {len(outcomes)} final answers are equivalent to the gold"
+    wrong = next(o for o in outcomes if not o.equal)
+    shown = ", ".join(_clip(c) for c in item[:5])
+    return (
+        f"several different final answers ({len(item)}: {shown}); give exactly one. "
+        f"First mismatch: {wrong.reason}"
+    )

@@ -1,0 +1,203 @@
+"""The math grader: every conformance case, extraction, normalisation, guards and bounds."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rlvr.errors import ManifestError
+from rlvr.graders import make_grader
+from rlvr.graders.math import MathGrader, check
+from rlvr.graders.math_extract import extract_answers
+from rlvr.graders.math_guard import Limits, TooBig, check_size
+from rlvr.graders.math_normalize import normalize
+from rlvr.graders.math_parse import ParseError, parse
+from rlvr.types import Task, Verdict
+
+CASES_PATH = Path(__file__).resolve().parents[1] / "graders" / "math" / "cases.jsonl"
+CASES: list[dict[str, Any]] = [json.loads(line) for line in CASES_PATH.read_text().splitlines()]
+
+
+def _outcome(verdict: Verdict) -> str:
+    if verdict.status == "scored":
+        return "accept" if verdict.passed else "reject"
+    return verdict.status
+
+
+def test_cases_file_has_the_promised_shape() -> None:
+    assert len(CASES) >= 300
+    expects = [c["expect"] for c in CASES]
+    assert set(expects) == {"accept", "reject", "grader_error"}
+    assert expects.count("reject") >= len(CASES) / 3
+    assert sum(c["adversarial"] for c in CASES) >= 40
+    assert all(
+        set(c) == {"gold", "answer", "expect", "category", "adversarial", "note"} for c in CASES
+    )
+    assert CASES_PATH.stat().st_size < 1_000_000
+
+
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{i}-{c['category']}-{c['expect']}" for i, c in enumerate(CASES)]
+)
+def test_case(case: dict[str, Any]) -> None:
+    verdict = check(case["gold"], case["answer"])
+    assert _outcome(verdict) == case["expect"], f"{case['note']}: {verdict.reason}"
+    if case["expect"] == "grader_error":
+        assert verdict.reward is None
+    else:
+        assert verdict.reward == (1.0 if case["expect"] == "accept" else 0.0)
+        assert verdict.reason
+
+
+def test_grade_group_keeps_order_and_reads_the_gold_once() -> None:
+    grader = MathGrader()
+    answers = [
+        "So $\\boxed{\\frac{1}{2}}$.",
+        "The answer is $\\boxed{0.5}$.",
+        "The answer is $\\boxed{0.333}$.",
+        "I give up.",
+        "So $\\boxed{\\frac{1}{2}}$.",
+        "$\\boxed{1/2}$ or maybe $\\boxed{1/3}$",
+        "\\boxed{2^{-1}}",
+        "\\boxed{9^{9^{9^9}}}",
+    ]
+    verdicts = grader.grade_group(Task(id="t", prompt="p", gold="\\dfrac12"), answers)
+    assert [_outcome(v) for v in verdicts] == [
+        "accept",
+        "accept",
+        "reject",
+        "reject",
+        "accept",
+        "reject",
+        "accept",
+        "reject",
+    ]
+    assert verdicts[0].details == verdicts[4].details  # identical answers, identical verdicts
+    assert "several different final answers" in verdicts[5].reason
+    assert "too large" in verdicts[7].reason
+    assert verdicts[6].details["path"] == "worker"
+    assert verdicts[1].details["path"] == "fast"
+
+
+def test_unreadable_gold_masks_the_whole_group() -> None:
+    verdicts = MathGrader().grade_group(
+        Task(id="t", prompt="p", gold="\\frac{1}{"), ["\\boxed{1}", "no answer", "\\boxed{x}"]
+    )
+    assert [v.status for v in verdicts] == ["grader_error"] * 3
+    assert all(v.reward is None and "gold" in v.reason for v in verdicts)
+
+
+def test_details_carry_extraction_and_normalised_forms() -> None:
+    verdict = check("30^\\circ", "The angle is $\\boxed{30^{\\circ}}$.")
+    assert verdict.passed
+    assert verdict.details["extracted"] == "30^{\\circ}"
+    assert verdict.details["source"] == "boxed"
+    assert verdict.details["answer_normalized"] == ["30"]
+    assert verdict.details["gold_normalized"] == "30"
+
+
+def test_a_bomb_is_rejected_with_a_reason_not_timed_out() -> None:
+    verdict = check("5", "\\boxed{(10^8)!}")
+    assert verdict.status == "scored" and verdict.reward == 0.0
+    assert "too large" in verdict.reason
+
+
+def test_a_check_past_its_deadline_is_a_timeout_and_the_grader_recovers() -> None:
+    slow = "\\boxed{\\binom{66000}{33000}}"  # legal (under the digit limit) but not instant
+    late = check("1", slow, timeout_s=0.001)
+    assert late.status == "timeout"
+    assert late.reward is None
+    assert "longer than" in late.reason
+    assert check("x+1", "\\boxed{1+x}").passed
+
+
+def test_usable_from_threads_that_are_not_main() -> None:
+    results: dict[int, bool] = {}
+
+    def work(i: int) -> None:
+        results[i] = check(f"{i}\\sqrt{{2}}", f"\\boxed{{\\sqrt{{{2 * i * i}}}}}").passed
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(1, 7)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert results == {i: True for i in range(1, 7)}
+
+
+def test_registered_as_math_with_checked_options() -> None:
+    grader = make_grader("math", {"timeout_s": 1.0, "fallback_last_number": False})
+    assert grader.name == "math"
+    assert grader.extract("so 12 apples") is None
+    with pytest.raises(ManifestError, match="timout_s"):
+        make_grader("math", {"timout_s": 1.0})
+
+
+@pytest.mark.parametrize(
+    ("completion", "source", "candidates"),
+    [
+        ("so $\\boxed{\\frac{\\sqrt{3}}{2}}$.", "boxed", ("\\frac{\\sqrt{3}}{2}",)),
+        ("$\\fbox{7}$ and $\\boxed 8$", "boxed", ("7", "8")),
+        ("\\boxed{2} then \\boxed{2}", "boxed", ("2",)),
+        ("\\boxed{\\boxed{4}}", "boxed", ("\\boxed{4}",)),
+        ("work\n#### 1,000", "gsm8k", ("1,000",)),
+        ("work\nAnswer: $x = 3$.", "answer_line", ("x = 3",)),
+        ("**Final Answer:** 72", "answer_line", ("72",)),
+        ("so the answer is 12 apples.", "answer_line", ("12 apples",)),
+        ("\\frac{1}{2}", "lone", ("\\frac{1}{2}",)),
+        ("she has 5 apples, then 7.", "last_number", ("7",)),
+        ("nothing here", "none", ()),
+        ("cut off \\boxed{12", "last_number", ("12",)),
+    ],
+)
+def test_extraction(completion: str, source: str, candidates: tuple[str, ...]) -> None:
+    ext = extract_answers(completion)
+    assert ext.source == source
+    assert ext.candidates == candidates
+
+
+def test_fallback_can_be_switched_off_and_flags_hedges() -> None:
+    assert extract_answers("she has 7", fallback_last_number=False).candidates == ()
+    assert extract_answers("x is 2 or 3").hedged
+
+
+def test_extraction_of_a_huge_completion_is_linear() -> None:
+    nested = "\\boxed{" * 20_000 + "}" * 20_000  # rescanning each box would be quadratic
+    assert extract_answers(nested).source == "boxed"
+
+
+@pytest.mark.parametrize(
+    ("raw", "normal"),
+    [
+        ("\\$1,234.50", "1234.50"),
+        ("10\\%", "10"),
+        ("5\\text{ cm}^2", "5"),
+        ("12 pieces of candy", "12"),
+        ("\\left( 1, 2 \\right]", "( 1, 2 ]"),
+        ("\\dfrac{1}{2}", "\\frac{1}{2}"),
+        ("0.\\overline{3}", "\\frac{3}{9}"),
+        ("2 \\text{ or } 3", "2 or 3"),
+        ("\\text{Monday}", "Monday"),
+        ("1, 2", "1, 2"),
+    ],
+)
+def test_normalize(raw: str, normal: str) -> None:
+    assert normalize(raw) == normal
+
+
+@pytest.mark.parametrize(
+    "text", ["9^{9^{9^9}}", "(10^8)!", "x^{10^{9}}", "10^{-10^{10}}", "\\binom{10^{12}}{5}"]
+)
+def test_guard_refuses_bombs_before_evaluating(text: str) -> None:
+    with pytest.raises(TooBig):
+        check_size(parse(normalize(text)), Limits())
+
+
+@pytest.mark.parametrize("text", ["\\frac{1}{", "2 @ 3", "(" * 100 + "1" + ")" * 100, "1e99999"])
+def test_parser_refuses_what_it_cannot_read(text: str) -> None:
+    with pytest.raises(ParseError):
+        parse(text)
