@@ -47,10 +47,9 @@ def _run_cases(
             return {"accepted": False, "status": "input_error", "reason": case}
         missing = [k for k in needs if k not in case]
         if missing:
-            return {
-                "accepted": False,
-                "status": "input_error",
-                "reason": f"line {lineno}: missing key(s) {missing}; each line needs {list(needs)}",
+            reason = f"line {lineno}: missing key(s) {missing}; each line needs {list(needs)}"
+            return _row(case, Verdict.error("grader_error", reason), consumed) | {
+                "status": "input_error"
             }
         return _row(case, check(case), consumed)
 
