@@ -1,0 +1,301 @@
+"""A local transformers causal LM as a policy: batched sampling with per-token log-probabilities.
+
+Log-probabilities are those of the sampled tokens under the distribution actually sampled
+from: after the model's own logits processors (e.g. a repetition penalty in its generation
+config), temperature scaling and top-p truncation. rlvr applies temperature and top-p itself and
+records the log-softmax after them, so `Sample.logprobs` is exactly the `old_logp` of the
+sampling policy (TRL and verl recompute it as logits / temperature, which equals this when
+top_p = 1). With temperature 0 (greedy) they are the model's plain log-softmax.
+
+Prompts are left-padded into one batch; chat messages go through the tokenizer's chat template
+when it has one. A hub name loads through `from_pretrained` (the user's path to a real model);
+tests only use local folders.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+from transformers import (
+    LogitsProcessor,
+    LogitsProcessorList,
+    PreTrainedModel,
+    PreTrainedTokenizerBase,
+    StoppingCriteria,
+    StoppingCriteriaList,
+    StopStringCriteria,
+    TemperatureLogitsWarper,
+    TopPLogitsWarper,
+)
+
+from rlvr.errors import PolicyError
+from rlvr.policies.base import Prompt, SamplingConfig, check_g, label_ids
+from rlvr.types import Sample
+
+_PLAIN_TOKENIZERS = {"PreTrainedTokenizerFast", "TokenizersBackend"}
+
+
+def load_tokenizer(name_or_path: str) -> PreTrainedTokenizerBase:
+    """A folder's tokenizer by its saved class when that is the plain fast tokenizer.
+
+    The Auto loaders pick a class from the model type in config.json and can replace a locally
+    built tokenizer with a different one, so plain tokenizers are loaded explicitly.
+    """
+    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+
+    cfg = Path(name_or_path) / "tokenizer_config.json"
+    if cfg.is_file():
+        saved = json.loads(cfg.read_text(encoding="utf-8")).get("tokenizer_class")
+        if saved in _PLAIN_TOKENIZERS:
+            return PreTrainedTokenizerFast.from_pretrained(name_or_path)
+    return AutoTokenizer.from_pretrained(name_or_path)
+
+
+@contextlib.contextmanager
+def torch_threads(n: int | None) -> Iterator[None]:
+    """Run a block with n intra-op CPU threads, then restore the previous number.
+
+    Small models gain nothing from several threads, and on a busy machine the threads spin
+    against each other: one thread was about 5x cheaper in CPU time for the tiny model.
+    """
+    if not n:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def default_device() -> str:
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def load_pretrained(
+    name_or_path: str, device: str | None = None, dtype: torch.dtype | None = None
+) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
+    """Load a causal LM and its tokenizer from a folder or a hub name."""
+    from transformers import AutoModelForCausalLM
+
+    device = device or default_device()
+    if dtype is None:
+        bf16 = device.startswith("cuda") and torch.cuda.is_bf16_supported()
+        dtype = torch.bfloat16 if bf16 else torch.float32
+    try:
+        tokenizer = load_tokenizer(name_or_path)
+        model = AutoModelForCausalLM.from_pretrained(name_or_path, dtype=dtype)
+    except (OSError, ValueError) as e:
+        raise PolicyError(
+            f"could not load model {name_or_path!r}: {str(e).splitlines()[0]}",
+            "give a folder with config.json and tokenizer files, a hub name that is cached or "
+            "reachable (unset HF_HUB_OFFLINE), or 'tiny' / 'tiny-sft'",
+        ) from None
+    if tokenizer.pad_token_id is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    return model.to(device).eval(), tokenizer
+
+
+def render_prompt(tokenizer: PreTrainedTokenizerBase, prompt: Prompt) -> tuple[str, bool]:
+    """(text, templated): chat messages through the chat template when there is one."""
+    if isinstance(prompt, str):
+        return prompt, False
+    if tokenizer.chat_template:
+        text = tokenizer.apply_chat_template(prompt, tokenize=False, add_generation_prompt=True)
+        return str(text), True
+    return "\n\n".join(m["content"] for m in prompt) + "\n", False
+
+
+def encode_prompt(tokenizer: PreTrainedTokenizerBase, prompt: Prompt) -> list[int]:
+    """Token ids of a prompt; templated text already holds its special tokens."""
+    text, templated = render_prompt(tokenizer, prompt)
+    return list(tokenizer(text, add_special_tokens=not templated)["input_ids"])
+
+
+class _LogprobRecorder(LogitsProcessor):
+    """Records log p(sampled token) from the final processed scores, one step behind.
+
+    Holding one (batch, vocab) step instead of every step keeps memory flat for large vocabs.
+    """
+
+    def __init__(self, prompt_len: int) -> None:
+        self.prompt_len = prompt_len
+        self.steps: list[torch.Tensor] = []
+        self.pending: torch.Tensor | None = None
+
+    def __call__(self, input_ids: torch.LongTensor, scores: torch.FloatTensor) -> torch.Tensor:
+        n_generated = input_ids.shape[1] - self.prompt_len
+        if self.pending is not None and n_generated > len(self.steps):
+            self.steps.append(self.pending.gather(-1, input_ids[:, -1:]).squeeze(-1))
+        self.pending = scores.float().log_softmax(-1)
+        return scores
+
+    def finish(self, sequences: torch.Tensor) -> torch.Tensor:
+        """(rows, T) log-probabilities of the T generated tokens."""
+        total = sequences.shape[1] - self.prompt_len
+        if len(self.steps) < total and self.pending is not None:
+            self.steps.append(self.pending.gather(-1, sequences[:, -1:]).squeeze(-1))
+        if total == 0:
+            return torch.zeros(sequences.shape[0], 0)
+        return torch.stack(self.steps[:total], dim=1).cpu()
+
+
+class _FinishTracker(StoppingCriteria):
+    """Remembers, per row, the generated position of the EOS or stop string that ended it."""
+
+    def __init__(self, prompt_len: int, rows: int, eos: list[int], stop: StoppingCriteria | None):
+        self.prompt_len = prompt_len
+        self.done_at = torch.full((rows,), -1, dtype=torch.long)
+        self.eos = torch.tensor(eos, dtype=torch.long)
+        self.stop = stop
+
+    def __call__(self, input_ids: torch.LongTensor, scores: Any, **kw: Any) -> torch.BoolTensor:
+        hit = torch.isin(input_ids[:, -1].cpu(), self.eos)
+        if self.stop is not None:
+            hit |= self.stop(input_ids, scores).cpu()
+        newly = hit & (self.done_at < 0)
+        self.done_at[newly] = input_ids.shape[1] - self.prompt_len - 1
+        return hit.to(input_ids.device)  # type: ignore[return-value]
+
+
+class HFPolicy:
+    """Samples from a transformers causal LM (CPU or GPU) in left-padded batches."""
+
+    def __init__(
+        self,
+        model: PreTrainedModel,
+        tokenizer: PreTrainedTokenizerBase,
+        name: str = "hf",
+        batch_size: int = 64,
+        threads: int | None = None,
+    ) -> None:
+        self.model = model
+        self.threads = threads
+        self.tokenizer = tokenizer
+        self.name = name
+        self.batch_size = batch_size
+        eos = model.generation_config.eos_token_id
+        eos = list(eos) if isinstance(eos, list) else [eos] if eos is not None else []
+        if tokenizer.eos_token_id is not None and tokenizer.eos_token_id not in eos:
+            eos.append(tokenizer.eos_token_id)
+        self.eos_ids: list[int] = eos
+        self._stop_cache: dict[tuple[str, ...], StopStringCriteria] = {}
+
+    @classmethod
+    def from_pretrained(
+        cls,
+        name_or_path: str,
+        device: str | None = None,
+        batch_size: int = 64,
+        threads: int | None = None,
+        dtype: torch.dtype | None = None,
+    ) -> HFPolicy:
+        """Load a folder or hub name; `threads` caps CPU threads while generating."""
+        model, tokenizer = load_pretrained(name_or_path, device=device, dtype=dtype)
+        return cls(model, tokenizer, str(name_or_path), batch_size, threads)
+
+    def sample(
+        self,
+        prompts: Sequence[Prompt],
+        g: int,
+        sampling: SamplingConfig,
+        task_ids: Sequence[str] | None = None,
+    ) -> list[list[Sample]]:
+        """G samples per prompt; prompts are generated `batch_size // G` at a time."""
+        check_g(g)
+        ids = label_ids(prompts, task_ids)
+        if sampling.seed is not None:
+            torch.manual_seed(sampling.seed)
+        per_call = max(1, self.batch_size // g)
+        out: list[list[Sample]] = []
+        with torch_threads(self.threads):
+            for start in range(0, len(prompts), per_call):
+                chunk = slice(start, start + per_call)
+                out.extend(self._generate(list(prompts[chunk]), ids[chunk], g, sampling))
+        return out
+
+    def max_new_tokens(self, sampling: SamplingConfig) -> int:
+        """The sampling limit, else the model's generation config, else 256."""
+        return sampling.max_new_tokens or self.model.generation_config.max_new_tokens or 256
+
+    def _stop_criteria(self, stop: list[str]) -> StopStringCriteria | None:
+        if not stop:
+            return None
+        key = tuple(stop)
+        if key not in self._stop_cache:
+            self._stop_cache[key] = StopStringCriteria(self.tokenizer, list(stop))
+        return self._stop_cache[key]
+
+    def _processors(self, sampling: SamplingConfig, recorder: _LogprobRecorder) -> list[Any]:
+        procs: list[Any] = []
+        if sampling.temperature > 0:
+            if sampling.temperature != 1.0:
+                procs.append(TemperatureLogitsWarper(sampling.temperature))
+            if sampling.top_p < 1.0:
+                procs.append(TopPLogitsWarper(sampling.top_p))
+        return [*procs, recorder]
+
+    def _batch(self, prompts: list[Prompt]) -> tuple[torch.Tensor, torch.Tensor, list[list[int]]]:
+        encoded = [encode_prompt(self.tokenizer, p) for p in prompts]
+        width = max(len(e) for e in encoded)
+        pad = self.tokenizer.pad_token_id
+        input_ids = torch.tensor([[pad] * (width - len(e)) + e for e in encoded])
+        mask = torch.tensor([[0] * (width - len(e)) + [1] * len(e) for e in encoded])
+        return input_ids, mask, encoded
+
+    @torch.inference_mode()
+    def _generate(
+        self, prompts: list[Prompt], ids: list[str], g: int, sampling: SamplingConfig
+    ) -> list[list[Sample]]:
+        input_ids, mask, encoded = self._batch(prompts)
+        prompt_len = input_ids.shape[1]
+        recorder = _LogprobRecorder(prompt_len)
+        tracker = _FinishTracker(
+            prompt_len, len(prompts) * g, self.eos_ids, self._stop_criteria(sampling.stop)
+        )
+        device = self.model.device
+        sequences = self.model.generate(
+            # rows repeated here rather than num_return_sequences, which greedy decoding refuses
+            input_ids=input_ids.repeat_interleave(g, dim=0).to(device),
+            attention_mask=mask.repeat_interleave(g, dim=0).to(device),
+            do_sample=sampling.temperature > 0,
+            temperature=1.0,  # applied by our own processors, before the recorder
+            top_p=1.0,
+            top_k=0,
+            min_p=None,
+            typical_p=None,
+            max_new_tokens=self.max_new_tokens(sampling),
+            pad_token_id=self.tokenizer.pad_token_id,
+            eos_token_id=self.eos_ids or None,
+            logits_processor=LogitsProcessorList(self._processors(sampling, recorder)),
+            stopping_criteria=StoppingCriteriaList([tracker]),
+        )
+        logprobs = recorder.finish(sequences)
+        generated = sequences[:, prompt_len:].cpu()
+        groups: list[list[Sample]] = []
+        for p, task_id in enumerate(ids):
+            group = []
+            for j in range(g):
+                row = p * g + j
+                end = int(tracker.done_at[row])
+                length = end + 1 if 0 <= end < generated.shape[1] else generated.shape[1]
+                tokens = generated[row, :length].tolist()
+                group.append(
+                    Sample(
+                        task_id=task_id,
+                        index=j,
+                        text=self.tokenizer.decode(tokens, skip_special_tokens=True),
+                        token_ids=tokens,
+                        logprobs=logprobs[row, :length].tolist(),
+                        prompt_token_ids=encoded[p],
+                        finish_reason="stop" if end >= 0 else "length",
+                    )
+                )
+            groups.append(group)
+        return groups

@@ -1,0 +1,214 @@
+"""Any OpenAI-compatible chat server as a policy: vLLM, SGLang, llama.cpp, a hosted API.
+
+Requests are async (httpx) with a concurrency limit, one request per prompt asking for `n=G`
+choices (servers that return fewer choices are asked again for the rest). Connection errors,
+timeouts, 429 and 5xx answers are retried with exponential back-off; a server that stays down
+raises a PolicyError naming the URL and how to start it.
+
+Log-probabilities are whatever the server reports for the sampled tokens (`logprobs=true`).
+vLLM reports the model's raw log-probabilities (before temperature and top-p) unless started
+with `--logprobs-mode processed_logprobs`; compare with `rlvr.policies.hf`, which records the
+processed ones. Token ids are only known when the server can return them: pass
+`token_ids=True` for vLLM (`return_tokens_as_token_ids`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from typing import Any
+
+import httpx
+
+from rlvr.errors import PolicyError
+from rlvr.policies.base import Prompt, SamplingConfig, check_g, label_ids
+from rlvr.types import Sample
+
+RETRY_STATUS = {408, 409, 429}
+
+
+def _messages(prompt: Prompt) -> list[dict[str, str]]:
+    return [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+
+
+def _token_id(token: str) -> int | None:
+    """vLLM writes tokens as 'token_id:123' when asked to return ids."""
+    if token.startswith("token_id:"):
+        try:
+            return int(token.removeprefix("token_id:"))
+        except ValueError:
+            return None
+    return None
+
+
+class OpenAIPolicy:
+    """Samples from an OpenAI-compatible `/v1/chat/completions` endpoint."""
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str | None = None,
+        api_key: str | None = None,
+        max_concurrency: int = 16,
+        max_retries: int = 5,
+        backoff_s: float = 0.5,
+        timeout_s: float = 300.0,
+        token_ids: bool = False,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.name = base_url
+        self.model = model
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        self.max_concurrency = max_concurrency
+        self.max_retries = max_retries
+        self.backoff_s = backoff_s
+        self.timeout_s = timeout_s
+        self.token_ids = token_ids
+
+    def sample(
+        self,
+        prompts: Sequence[Prompt],
+        g: int,
+        sampling: SamplingConfig,
+        task_ids: Sequence[str] | None = None,
+    ) -> list[list[Sample]]:
+        """Blocking wrapper around `asample` (call `asample` from inside an event loop)."""
+        return asyncio.run(self.asample(prompts, g, sampling, task_ids))
+
+    async def asample(
+        self,
+        prompts: Sequence[Prompt],
+        g: int,
+        sampling: SamplingConfig,
+        task_ids: Sequence[str] | None = None,
+    ) -> list[list[Sample]]:
+        """G samples per prompt; at most `max_concurrency` requests in flight."""
+        check_g(g)
+        ids = label_ids(prompts, task_ids)
+        sem = asyncio.Semaphore(self.max_concurrency)
+        headers = {"Authorization": f"Bearer {self.api_key}"}
+        async with httpx.AsyncClient(timeout=self.timeout_s, headers=headers) as client:
+            if self.model is None:
+                self.model = await self._first_model(client, sem)
+            jobs = [
+                self._group(client, sem, p, tid, i, g, sampling)
+                for i, (p, tid) in enumerate(zip(prompts, ids, strict=True))
+            ]
+            return list(await asyncio.gather(*jobs))
+
+    async def _first_model(self, client: httpx.AsyncClient, sem: asyncio.Semaphore) -> str:
+        data = await self._request(client, sem, "GET", "/models", None)
+        models = data.get("data") or []
+        if not models or "id" not in models[0]:
+            raise PolicyError(
+                f"policy server {self.base_url}/models lists no model",
+                "pass the model name explicitly (--served-model NAME / model=...)",
+            )
+        return str(models[0]["id"])
+
+    def _body(self, prompt: Prompt, index: int, n: int, sampling: SamplingConfig) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": _messages(prompt),
+            "n": n,
+            "temperature": sampling.temperature,
+            "top_p": sampling.top_p,
+            "logprobs": True,
+        }
+        if sampling.max_new_tokens is not None:
+            body["max_tokens"] = sampling.max_new_tokens
+        if sampling.seed is not None:
+            body["seed"] = sampling.seed + index
+        if sampling.stop:
+            body["stop"] = sampling.stop
+        if self.token_ids:
+            body["return_tokens_as_token_ids"] = True
+        return body
+
+    async def _group(
+        self,
+        client: httpx.AsyncClient,
+        sem: asyncio.Semaphore,
+        prompt: Prompt,
+        task_id: str,
+        index: int,
+        g: int,
+        sampling: SamplingConfig,
+    ) -> list[Sample]:
+        choices: list[dict[str, Any]] = []
+        while len(choices) < g:
+            body = self._body(prompt, index + len(choices), g - len(choices), sampling)
+            data = await self._request(client, sem, "POST", "/chat/completions", body)
+            got = data.get("choices") or []
+            if not got:
+                raise PolicyError(
+                    f"policy server {self.base_url}: a chat completion came back with no choices",
+                    "check the server log; the model may have failed to load",
+                )
+            choices.extend(got)
+        return [self._to_sample(c, task_id, j) for j, c in enumerate(choices[:g])]
+
+    def _to_sample(self, choice: dict[str, Any], task_id: str, index: int) -> Sample:
+        text = (choice.get("message") or {}).get("content") or ""
+        content = (choice.get("logprobs") or {}).get("content") or None
+        logprobs = [float(t["logprob"]) for t in content] if content else None
+        token_ids: list[int] | None = None
+        if content:
+            parsed = [_token_id(str(t.get("token", ""))) for t in content]
+            if all(x is not None for x in parsed):
+                token_ids = parsed  # type: ignore[assignment]
+        reason = choice.get("finish_reason")
+        return Sample(
+            task_id=task_id,
+            index=index,
+            text=text,
+            token_ids=token_ids,
+            logprobs=logprobs,
+            finish_reason="length" if reason == "length" else "stop",
+        )
+
+    async def _request(
+        self,
+        client: httpx.AsyncClient,
+        sem: asyncio.Semaphore,
+        method: str,
+        path: str,
+        body: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """One call with retries on connection errors, timeouts, 429 and 5xx."""
+        url = self.base_url + path
+        last = ""
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                await asyncio.sleep(self.backoff_s * 2 ** (attempt - 1))
+            try:
+                async with sem:
+                    resp = await client.request(method, url, json=body)
+            except httpx.TransportError as e:
+                last = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+                continue
+            if resp.status_code >= 500 or resp.status_code in RETRY_STATUS:
+                last = f"HTTP {resp.status_code}: {resp.text[:200]}"
+                continue
+            if resp.status_code >= 400:
+                raise PolicyError(
+                    f"policy server {url} refused the request: HTTP {resp.status_code}: "
+                    f"{resp.text[:300]}",
+                    "check the model name and that the server supports chat completions "
+                    "with logprobs",
+                )
+            try:
+                return resp.json()
+            except ValueError:
+                raise PolicyError(
+                    f"policy server {url} answered HTTP {resp.status_code} with a body that is "
+                    f"not JSON: {resp.text[:200]!r}",
+                    "point the URL at an OpenAI-compatible API; it usually ends in /v1",
+                ) from None
+        raise PolicyError(
+            f"policy server {url} did not answer after {self.max_retries + 1} attempts "
+            f"(last: {last})",
+            "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
+            "ending in /v1, e.g. http://127.0.0.1:8000/v1",
+        )

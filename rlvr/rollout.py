@@ -1,0 +1,319 @@
+"""Rollouts: sample G answers per task, grade them, and stream scored groups to a store.
+
+Grading overlaps generation: while the policy generates batch i+1 in the calling thread, the
+groups of batch i are graded on a thread pool (graders run their heavy work in their own worker
+processes or sandboxes, so the threads mostly wait). A finished group is written to the store
+at once, from the grading thread, under a lock. The store is append-only and fsynced, and task
+ids already stored are skipped, so a killed run resumes without a lost or duplicated group.
+
+Advantages are computed per group with the configured estimator; masked verdicts (grader
+errors, timeouts, infrastructure failures) are left out of the statistics and get advantage 0.
+Estimators that normalise over a whole batch (reinforce_pp) see one group here; learners that
+want the batch version recompute it over their training batch.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from pydantic import BaseModel, ConfigDict, Field
+
+from rlvr.advantages import EstimatorName, get_estimator, rewards_tensor
+from rlvr.env import Environment
+from rlvr.errors import RlvrError
+from rlvr.policies.base import Policy, SamplingConfig
+from rlvr.stats import scored_group_stats
+from rlvr.store import GroupStore
+from rlvr.types import Sample, ScoredGroup, Task, Verdict
+
+
+class RolloutConfig(BaseModel):
+    """How many answers to sample per task and how to turn them into scored groups."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    g: int = Field(default=8, ge=1, description="Answers sampled per task (the group size G).")
+    sampling: SamplingConfig = Field(default_factory=SamplingConfig)
+    estimator: EstimatorName = Field(default="grpo", description="Advantage estimator.")
+    batch_tasks: int = Field(default=8, ge=1, description="Tasks per policy call.")
+    grade_workers: int = Field(default=4, ge=1, description="Groups graded at once.")
+    max_backlog: int = Field(
+        default=2,
+        ge=1,
+        description="Generated batches allowed to wait for grading before generation pauses.",
+    )
+    step: int | None = Field(default=None, description="Training step stamped on the groups.")
+
+
+@dataclass
+class Progress:
+    """A snapshot for progress displays, sent after every stored group and generated batch."""
+
+    done: int
+    total: int
+    reward_sum: float = 0.0
+    reward_n: int = 0
+    zero_variance: int = 0
+    masked: int = 0
+    backlog: int = 0
+
+    @property
+    def reward_mean(self) -> float | None:
+        return self.reward_sum / self.reward_n if self.reward_n else None
+
+    @property
+    def zero_variance_rate(self) -> float:
+        return self.zero_variance / self.done if self.done else 0.0
+
+
+class RolloutSummary(BaseModel):
+    """What a collection run did."""
+
+    groups: int = Field(description="Groups written by this run.")
+    skipped: int = Field(description="Tasks skipped because the store already held them.")
+    samples: int
+    reward_mean: float | None
+    pass_rate: float | None
+    zero_variance_rate: float
+    masked: int = Field(description="Verdicts that were not scored (masked in training).")
+    generate_s: float = Field(description="Time the policy spent generating.")
+    grade_s: float = Field(description="Grading time summed over groups (overlaps generation).")
+    wall_s: float
+
+
+@dataclass
+class PipelineTimes:
+    generate_s: float = 0.0
+    grade_s: float = 0.0
+    wall_s: float = 0.0
+
+
+def grade_samples(env: Environment, task: Task, samples: Sequence[Sample]) -> list[Verdict]:
+    """The environment's verdicts; a grader that raises or miscounts yields grader_error."""
+    try:
+        verdicts = list(env.grade(task, [s.text for s in samples]))
+    except Exception as e:  # a grader bug must not end the run or become a reward of 0
+        reason = f"grader {env.grader.name!r} raised {type(e).__name__}: {e}"
+        return [Verdict.error("grader_error", reason) for _ in samples]
+    if len(verdicts) != len(samples):
+        reason = f"grader {env.grader.name!r} returned {len(verdicts)} verdicts for {len(samples)}"
+        return [Verdict.error("grader_error", reason) for _ in samples]
+    return verdicts
+
+
+def score_group(
+    env: Environment, task: Task, samples: Sequence[Sample], config: RolloutConfig
+) -> ScoredGroup:
+    """Grade one task's samples into a ScoredGroup with advantages and statistics."""
+    start = time.perf_counter()
+    verdicts = grade_samples(env, task, samples)
+    elapsed = time.perf_counter() - start
+    group = ScoredGroup(
+        env=env.name, task_id=task.id, samples=list(samples), verdicts=verdicts, step=config.step
+    )
+    if samples:
+        rewards, mask = rewards_tensor([group.rewards], dtype=torch.float64)
+        group.advantages = get_estimator(config.estimator)(rewards, mask)[0].tolist()
+    group.stats = scored_group_stats(group)
+    group.stats.extra["grade_s"] = elapsed
+    return group
+
+
+def sampling_for_batch(config: RolloutConfig, batch: int) -> SamplingConfig:
+    """A distinct seed per batch, so seeded runs do not repeat the same random stream."""
+    if config.sampling.seed is None:
+        return config.sampling
+    return config.sampling.model_copy(update={"seed": config.sampling.seed + batch})
+
+
+def run_pipeline(
+    env: Environment,
+    policy: Policy,
+    tasks: Sequence[Task],
+    config: RolloutConfig,
+    on_group: Callable[[ScoredGroup], None],
+    on_backlog: Callable[[int], None] | None = None,
+) -> PipelineTimes:
+    """Generate batch after batch while earlier batches are graded; `on_group` is called once
+    per finished group (under a lock, from a grading thread). Errors raised by `on_group` or
+    the policy stop the run and propagate."""
+    times = PipelineTimes()
+    lock = threading.Lock()
+    pending: list[Future[None]] = []
+    limit = config.max_backlog * config.batch_tasks
+    wall = time.perf_counter()
+
+    def grade(task: Task, samples: list[Sample]) -> None:
+        group = score_group(env, task, samples, config)
+        with lock:
+            times.grade_s += group.stats.extra["grade_s"] if group.stats else 0.0
+            on_group(group)
+
+    def settle(keep: int) -> None:
+        """Re-raise finished failures; block until at most `keep` groups are waiting."""
+        while True:
+            for fut in [f for f in pending if f.done()]:
+                pending.remove(fut)
+                fut.result()
+            if len(pending) <= keep:
+                return
+            wait(pending, return_when=FIRST_COMPLETED)
+
+    with ThreadPoolExecutor(max_workers=config.grade_workers, thread_name_prefix="grade") as pool:
+        try:
+            for b, start in enumerate(range(0, len(tasks), config.batch_tasks)):
+                settle(limit)
+                batch = list(tasks[start : start + config.batch_tasks])
+                t0 = time.perf_counter()
+                groups = policy.sample(
+                    [env.messages(t) for t in batch],
+                    config.g,
+                    sampling_for_batch(config, b),
+                    task_ids=[t.id for t in batch],
+                )
+                times.generate_s += time.perf_counter() - t0
+                pending.extend(pool.submit(grade, t, s) for t, s in zip(batch, groups, strict=True))
+                if on_backlog is not None:
+                    on_backlog(sum(not f.done() for f in pending))
+            settle(0)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+    times.wall_s = time.perf_counter() - wall
+    return times
+
+
+def collect(
+    env: Environment,
+    policy: Policy,
+    config: RolloutConfig,
+    store: GroupStore,
+    tasks: Iterable[Task] | None = None,
+    progress: Callable[[Progress], None] | None = None,
+) -> RolloutSummary:
+    """Sample, grade and store one group per task, skipping tasks the store already holds."""
+    chosen = list(tasks) if tasks is not None else env.tasks()
+    stored = store.keys()
+    done = {tid for (e, tid, step) in stored if e == env.name and step == config.step}
+    todo: dict[str, Task] = {}
+    for t in chosen:
+        if t.id not in done:
+            todo.setdefault(t.id, t)
+    tally = _Tally(Progress(done=0, total=len(todo)))
+    lock = threading.Lock()  # grading threads and the generating thread both report
+
+    def on_group(group: ScoredGroup) -> None:
+        store.append(group)
+        with lock:
+            tally.add(group)
+            if progress is not None:
+                progress(tally.state)
+
+    def on_backlog(n: int) -> None:
+        with lock:
+            tally.state.backlog = n
+            if progress is not None:
+                progress(tally.state)
+
+    times = run_pipeline(env, policy, list(todo.values()), config, on_group, on_backlog)
+    state = tally.state
+    return RolloutSummary(
+        groups=state.done,
+        skipped=len({t.id for t in chosen}) - len(todo),
+        samples=tally.samples,
+        reward_mean=state.reward_mean,
+        pass_rate=tally.passed / tally.scored if tally.scored else None,
+        zero_variance_rate=state.zero_variance_rate,
+        masked=state.masked,
+        generate_s=times.generate_s,
+        grade_s=times.grade_s,
+        wall_s=times.wall_s,
+    )
+
+
+@dataclass
+class _Tally:
+    state: Progress
+    samples: int = 0
+    scored: int = 0
+    passed: int = 0
+
+    def add(self, group: ScoredGroup) -> None:
+        stats = group.stats
+        assert stats is not None
+        state = self.state
+        state.done += 1
+        state.backlog = max(0, state.backlog - 1)
+        state.masked += stats.n_masked
+        state.zero_variance += int(stats.zero_variance)
+        if stats.reward_mean is not None:
+            state.reward_sum += stats.reward_mean * stats.n_scored
+            state.reward_n += stats.n_scored
+        self.samples += stats.n
+        self.scored += stats.n_scored
+        self.passed += sum(v.passed for v in group.verdicts)
+
+
+def score_tasks(
+    env: Environment, policy: Policy, tasks: Sequence[Task], config: RolloutConfig
+) -> list[ScoredGroup]:
+    """Scored groups for `tasks`, in task order, without a store (evaluation, tests)."""
+    out: dict[str, ScoredGroup] = {}
+    run_pipeline(env, policy, tasks, config, lambda g: out.__setitem__(g.task_id, g))
+    return [out[t.id] for t in tasks if t.id in out]
+
+
+def select_tasks(
+    env: Environment,
+    n_tasks: int | None = None,
+    difficulty: str | None = None,
+    task_file: str | Path | None = None,
+) -> list[Task]:
+    """The environment's tasks, restricted to a task file's ids, a difficulty, then the first N."""
+    tasks = env.tasks()
+    if task_file is not None:
+        tasks = restrict_to_file(env, task_file)
+    if difficulty is not None:
+        tasks = [t for t in tasks if t.meta.get("difficulty") == difficulty]
+    if n_tasks is not None:
+        tasks = tasks[:n_tasks]
+    if not tasks:
+        levels = sorted({str(t.meta.get("difficulty")) for t in env.tasks()})
+        raise RlvrError(
+            f"environment {env.name!r}: no task matches difficulty={difficulty!r}, "
+            f"tasks file={task_file}, n_tasks={n_tasks}",
+            f"its difficulties are {', '.join(levels)}; loosen the filters",
+        )
+    return tasks
+
+
+def restrict_to_file(env: Environment, path: str | Path) -> list[Task]:
+    """The env's tasks whose ids appear in a Task JSONL file (e.g. `rlvr frontier --out`)."""
+    import json
+
+    path = Path(path)
+    if not path.is_file():
+        raise RlvrError(f"tasks file {path} does not exist", "check the --tasks path")
+    ids: list[str] = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise RlvrError(
+                f"{path}:{lineno}: not valid JSON ({e.msg})", "write one task object per line"
+            ) from None
+        tid = (obj.get("id") or obj.get("task_id")) if isinstance(obj, dict) else None
+        if not isinstance(tid, str):
+            raise RlvrError(f"{path}:{lineno}: no 'id' field", "write Task JSON lines")
+        if tid not in ids:
+            ids.append(tid)
+    return [env.task(tid) for tid in ids]

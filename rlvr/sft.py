@@ -1,0 +1,244 @@
+"""Supervised warm-start: teach a model an environment's reference answers before RL.
+
+RL from a correctness reward needs a policy that already succeeds sometimes: a random model
+gets all-zero groups and no group-relative signal (seed 000, "SFT first"). This is a plain,
+seeded PyTorch loop: the prompt is rendered exactly as the policy will see it (chat template
+included), the task's `reference` is the completion, and the loss covers only completion
+tokens and the closing EOS, so the model learns to answer, not to echo prompts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import torch
+from pydantic import BaseModel, ConfigDict, Field
+from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+from rlvr.env import Environment
+from rlvr.errors import RlvrError
+from rlvr.policies.base import Prompt
+from rlvr.policies.hf import encode_prompt
+from rlvr.types import Task
+
+IGNORE = -100
+
+
+class SFTConfig(BaseModel):
+    """Settings of the warm-start loop."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    steps: int = Field(default=300, ge=1, description="Optimizer steps.")
+    batch_size: int = Field(default=32, ge=1, description="Examples per step.")
+    lr: float = Field(default=3e-3, gt=0, description="Peak learning rate (AdamW).")
+    warmup_steps: int = Field(default=30, ge=0, description="Linear warm-up steps.")
+    min_lr_ratio: float = Field(
+        default=0.1, ge=0, le=1, description="Cosine decay ends at lr * this."
+    )
+    weight_decay: float = Field(default=0.0, ge=0)
+    grad_clip: float = Field(default=1.0, gt=0, description="Gradient norm clip.")
+    max_length: int = Field(default=512, ge=8, description="Prompt + completion token cap.")
+    seed: int = Field(default=0, description="Seeds batch order (and dropout, if any).")
+
+
+class SFTResult(BaseModel):
+    """What the warm-start did: loss curve (one mean per logging window) and timing."""
+
+    n_examples: int
+    steps: int
+    first_loss: float
+    last_loss: float
+    losses: list[float]
+    seconds: float
+
+
+def examples_from_tasks(env: Environment, tasks: Sequence[Task]) -> list[tuple[Prompt, str]]:
+    """(chat messages, reference) for every task that has a reference answer."""
+    pairs = [(env.messages(t), t.reference) for t in tasks if t.reference]
+    if not pairs:
+        raise RlvrError(
+            f"sft: none of the {len(tasks)} selected tasks of environment {env.name!r} has a "
+            "reference answer",
+            "pick an environment or tasks whose JSONL lines carry a 'reference' field",
+        )
+    return pairs  # type: ignore[return-value]
+
+
+def encode_example(
+    tokenizer: PreTrainedTokenizerBase, prompt: Prompt, completion: str, max_length: int
+) -> tuple[list[int], list[int]]:
+    """(input_ids, labels): labels are IGNORE on prompt tokens, the completion + EOS after."""
+    p = encode_prompt(tokenizer, prompt)
+    c = list(tokenizer(completion, add_special_tokens=False)["input_ids"])
+    c.append(tokenizer.eos_token_id)
+    ids = (p + c)[:max_length]
+    labels = ([IGNORE] * len(p) + c)[:max_length]
+    return ids, labels
+
+
+def _collate(
+    batch: list[tuple[list[int], list[int]]], pad: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    width = max(len(ids) for ids, _ in batch)
+    ids = torch.tensor([x + [pad] * (width - len(x)) for x, _ in batch])
+    labels = torch.tensor([y + [IGNORE] * (width - len(y)) for _, y in batch])
+    mask = torch.tensor([[1] * len(x) + [0] * (width - len(x)) for x, _ in batch])
+    return ids, labels, mask
+
+
+def _lr_at(step: int, cfg: SFTConfig) -> float:
+    if step < cfg.warmup_steps:
+        return cfg.lr * (step + 1) / cfg.warmup_steps
+    progress = (step - cfg.warmup_steps) / max(1, cfg.steps - cfg.warmup_steps)
+    cosine = 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    return cfg.lr * (cfg.min_lr_ratio + (1 - cfg.min_lr_ratio) * cosine)
+
+
+def completion_loss(
+    model: PreTrainedModel, ids: torch.Tensor, labels: torch.Tensor, mask: torch.Tensor
+) -> torch.Tensor:
+    """Mean next-token cross-entropy over completion tokens only."""
+    logits = model(input_ids=ids, attention_mask=mask).logits[:, :-1]
+    target = labels[:, 1:]
+    return torch.nn.functional.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]).float(), target.reshape(-1), ignore_index=IGNORE
+    )
+
+
+def train_sft(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    examples: Sequence[tuple[Prompt, str]],
+    config: SFTConfig,
+    on_step: Callable[[int, float], None] | None = None,
+) -> SFTResult:
+    """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve."""
+    encoded = [encode_example(tokenizer, p, c, config.max_length) for p, c in examples]
+    device = model.device
+    gen = torch.Generator().manual_seed(config.seed)
+    torch.manual_seed(config.seed)
+    opt = torch.optim.AdamW(
+        model.parameters(), lr=config.lr, betas=(0.9, 0.95), weight_decay=config.weight_decay
+    )
+    order: list[int] = []
+    window: list[float] = []
+    losses: list[float] = []
+    every = max(1, config.steps // 50)
+    start = time.perf_counter()
+    model.train()
+    for step in range(config.steps):
+        while len(order) < config.batch_size:
+            order.extend(torch.randperm(len(encoded), generator=gen).tolist())
+        batch = [encoded[i] for i in order[: config.batch_size]]
+        del order[: config.batch_size]
+        ids, labels, mask = _collate(batch, tokenizer.pad_token_id)
+        for group in opt.param_groups:
+            group["lr"] = _lr_at(step, config)
+        loss = completion_loss(model, ids.to(device), labels.to(device), mask.to(device))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
+        opt.step()
+        value = loss.item()
+        window.append(value)
+        if on_step:
+            on_step(step, value)
+        if len(window) == every or step == config.steps - 1:
+            losses.append(sum(window) / len(window))
+            window = []
+    model.eval()
+    return SFTResult(
+        n_examples=len(encoded),
+        steps=config.steps,
+        first_loss=losses[0],
+        last_loss=losses[-1],
+        losses=losses,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def run_sft(
+    env: Environment,
+    model: str,
+    config: SFTConfig,
+    out: str | Path,
+    tasks: Sequence[Task] | None = None,
+    device: str | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    threads: int | None = None,
+) -> SFTResult:
+    """Load `model` (a policy spec: tiny, a folder, a hub name), fine-tune on the environment's
+    references and save the checkpoint (model, tokenizer, sft.json) to `out`. `threads` caps
+    CPU threads (default: one for the tiny models, see `rlvr.policies.default_threads`)."""
+    from rlvr.policies import default_threads, resolve_model
+    from rlvr.policies.hf import load_pretrained, torch_threads
+
+    lm, tokenizer = load_pretrained(resolve_model(model), device=device)
+    examples = examples_from_tasks(env, tasks if tasks is not None else env.tasks())
+    with torch_threads(threads or default_threads(model)):
+        result = train_sft(lm, tokenizer, examples, config, on_step=on_step)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    lm.save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    record = {"env": env.name, "base": model, "config": config.model_dump(), **result.model_dump()}
+    (out / "sft.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return result
+
+
+class PassRate(BaseModel):
+    """Pass rate of a policy on some tasks, from G samples each."""
+
+    tasks: int
+    g: int
+    pass_rate: float | None
+    frontier_tasks: int = Field(description="Tasks passed by some but not all samples.")
+    always_pass: int
+    always_fail: int
+    by_family: dict[str, float] = Field(default_factory=dict)
+
+
+def evaluate_pass_rate(
+    env: Environment,
+    model: str,
+    tasks: Sequence[Task],
+    g: int = 8,
+    max_new_tokens: int | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    device: str | None = None,
+) -> PassRate:
+    """Sample G answers per task at temperature 1 and count passes (the frontier check)."""
+    from rlvr.policies import make_policy
+    from rlvr.policies.base import SamplingConfig
+    from rlvr.rollout import RolloutConfig, score_tasks
+
+    policy = make_policy(model, device=device, threads=threads)
+    sampling = SamplingConfig(temperature=1.0, max_new_tokens=max_new_tokens, seed=seed)
+    groups = score_tasks(env, policy, tasks, RolloutConfig(g=g, sampling=sampling, batch_tasks=16))
+    family = {t.id: str(t.meta.get("family", "all")) for t in tasks}
+    per_family: dict[str, list[int]] = {}
+    passed = scored = frontier = all_pass = all_fail = 0
+    for group in groups:
+        p = sum(v.passed for v in group.verdicts if v.is_scored)
+        n = sum(v.is_scored for v in group.verdicts)
+        passed, scored = passed + p, scored + n
+        frontier += int(0 < p < n)
+        all_pass += int(n > 0 and p == n)
+        all_fail += int(p == 0)
+        counts = per_family.setdefault(family[group.task_id], [0, 0])
+        counts[0], counts[1] = counts[0] + p, counts[1] + n
+    return PassRate(
+        tasks=len(groups),
+        g=g,
+        pass_rate=passed / scored if scored else None,
+        frontier_tasks=frontier,
+        always_pass=all_pass,
+        always_fail=all_fail,
+        by_family={f: p / n for f, (p, n) in sorted(per_family.items()) if n},
+    )

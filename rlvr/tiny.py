@@ -1,0 +1,194 @@
+"""The embedded default model `tiny`: a ~1.6M-parameter Llama-style causal LM built offline.
+
+Everything is constructed locally from a config (no download): a character-level tokenizer over
+printable ASCII built with `tokenizers`, and a randomly initialised `LlamaForCausalLM` seeded
+for determinism. `tiny-sft` is the same model warm-started on the math environment's reference
+answers by a fixed, seeded recipe, so that sampled at temperature 1 it passes some but not all
+of the easy tasks: the frontier where group-relative RL has signal.
+
+The one decision a reader would question: a Llama-style config rather than Qwen2. A folder whose
+`config.json` says `qwen2` makes transformers' Auto loaders swap in Qwen2's tokenizer class,
+which drops the spaces of this character tokenizer; with a Llama config `AutoTokenizer` loads
+the saved tokenizer as it is. The architecture is the same family (RMSNorm, RoPE, SwiGLU, GQA).
+
+The tokenizer's chat template renders only the user turns (`Q: ...` then `A: `) and ignores
+the system prompt: a 1.6M-parameter model gains nothing from a long preamble, and short
+prompts keep rollouts fast on CPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from transformers import LlamaForCausalLM, PreTrainedTokenizerFast
+
+TINY_VERSION = "2"
+PAD, EOS, UNK = "<pad>", "<|endoftext|>", "<unk>"
+CHARS = [chr(i) for i in range(32, 127)] + ["\n", "\t"]
+CHAT_TEMPLATE = (
+    "{%- for m in messages -%}"
+    "{%- if m['role'] == 'user' -%}{{ 'Q: ' + m['content'] + '\\n' }}"
+    "{%- elif m['role'] == 'assistant' -%}{{ 'A: ' + m['content'] + '" + EOS + "\\n' }}"
+    "{%- endif -%}"
+    "{%- endfor -%}"
+    "{%- if add_generation_prompt -%}{{ 'A: ' }}{%- endif -%}"
+)
+MODEL_CONFIG: dict[str, Any] = {
+    "hidden_size": 128,
+    "intermediate_size": 512,
+    "num_hidden_layers": 6,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 4,
+    "max_position_embeddings": 512,
+    "rms_norm_eps": 1e-5,
+    "rope_theta": 10000.0,
+    "tie_word_embeddings": True,
+}
+SFT_ENV = "math"
+MAX_NEW_TOKENS = 64  # the longest easy reference is 44 characters
+SFT_DIFFICULTY = "easy"
+SFT_THREADS = 1  # cheapest on a shared machine, and the same float order everywhere
+
+
+def cache_root() -> Path:
+    """Where built models are cached: $RLVR_CACHE, else ~/.cache/rlvr."""
+    return Path(os.environ.get("RLVR_CACHE") or Path.home() / ".cache" / "rlvr")
+
+
+def build_tokenizer() -> PreTrainedTokenizerFast:
+    """A character-level tokenizer over printable ASCII, newline and tab (others become <unk>).
+
+    A BPE model with no merges maps each character to its own id; the Fuse decoder joins them
+    back without inserting spaces.
+    """
+    from tokenizers import Tokenizer, decoders, models
+    from transformers import PreTrainedTokenizerFast
+
+    vocab = {tok: i for i, tok in enumerate([PAD, EOS, UNK, *CHARS])}
+    core = Tokenizer(models.BPE(vocab=vocab, merges=[], unk_token=UNK))
+    core.decoder = decoders.Fuse()
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=core, pad_token=PAD, eos_token=EOS, unk_token=UNK
+    )
+    tok.chat_template = CHAT_TEMPLATE
+    return tok
+
+
+def build_tiny(seed: int = 0) -> tuple[LlamaForCausalLM, PreTrainedTokenizerFast]:
+    """Build the untrained tiny model and its tokenizer; the same seed gives the same weights."""
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    tok = build_tokenizer()
+    config = LlamaConfig(
+        vocab_size=len(tok),
+        pad_token_id=tok.pad_token_id,
+        eos_token_id=tok.eos_token_id,
+        bos_token_id=None,
+        **MODEL_CONFIG,
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = LlamaForCausalLM(config)
+    model.generation_config.pad_token_id = tok.pad_token_id
+    model.generation_config.eos_token_id = tok.eos_token_id
+    model.generation_config.max_new_tokens = MAX_NEW_TOKENS
+    return model.eval(), tok
+
+
+def load_tokenizer(path: str | Path) -> PreTrainedTokenizerFast:
+    """Load a saved tiny tokenizer by its explicit class, never through the Auto loaders."""
+    from transformers import PreTrainedTokenizerFast
+
+    return PreTrainedTokenizerFast.from_pretrained(str(path))
+
+
+def _digest(obj: Any) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:12]
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Iterator[None]:
+    """Serialise builders of one cache folder across processes (a test run and a CLI run)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _publish(build_into: Any, target: Path) -> Path:
+    """Build into a temporary folder beside `target`, then rename: never a half-written model."""
+    with _locked(target):
+        if (target / "config.json").is_file():
+            return target
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        try:
+            build_into(tmp)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return target
+
+
+def tiny_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
+    """The folder of the untrained tiny model, built and saved on first use."""
+    key = _digest(
+        {
+            "v": TINY_VERSION,
+            "model": MODEL_CONFIG,
+            "chars": CHARS,
+            "seed": seed,
+            "max": MAX_NEW_TOKENS,
+        }
+    )
+    target = Path(cache_dir or cache_root()) / f"tiny-{key}"
+
+    def build(into: Path) -> None:
+        model, tok = build_tiny(seed)
+        model.save_pretrained(into)
+        tok.save_pretrained(into)
+
+    return _publish(build, target)
+
+
+def sft_recipe() -> dict[str, Any]:
+    """The bundled warm-start: steps, learning rate, batch and seed (see rlvr.sft.SFTConfig)."""
+    return {"steps": 300, "batch_size": 32, "lr": 3e-3, "warmup_steps": 30, "seed": 0}
+
+
+def tiny_sft_dir(cache_dir: str | Path | None = None) -> Path:
+    """The folder of `tiny-sft`: tiny warm-started on the math env's easy reference answers.
+
+    Built once (about a minute or two on two CPU cores) and cached under a key that covers the
+    model, the recipe and the task file, so changing any of them builds a fresh copy.
+    """
+    from rlvr.registry import load_env
+
+    env = load_env(SFT_ENV)
+    tasks = [t for t in env.tasks() if t.meta.get("difficulty") == SFT_DIFFICULTY]
+    task_key = _digest([[t.id, t.prompt, t.reference] for t in tasks])
+    recipe = {**sft_recipe(), "threads": SFT_THREADS}
+    key = _digest({"base": tiny_dir(cache_dir).name, "recipe": recipe, "tasks": task_key})
+    target = Path(cache_dir or cache_root()) / f"tiny-sft-{key}"
+
+    def build(into: Path) -> None:
+        from rlvr.sft import SFTConfig, run_sft
+
+        base = str(tiny_dir(cache_dir))
+        config = SFTConfig(**sft_recipe())
+        run_sft(env, base, config, into, tasks, device="cpu", threads=SFT_THREADS)
+
+    return _publish(build, target)
