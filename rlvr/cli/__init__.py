@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from rlvr.cli import check, demo, envs, grade
+from rlvr.cli import audit, check, demo, envs, grade, rollout, sandbox, train
 from rlvr.cli.common import report_error
 from rlvr.errors import RlvrError
 
@@ -22,8 +22,15 @@ app = typer.Typer(
 )
 app.add_typer(envs.app, name="envs")
 app.add_typer(check.app, name="check")
+app.add_typer(audit.app, name="audit")
+app.add_typer(sandbox.app, name="sandbox")
 app.command("grade")(grade.grade)
 app.command("demo")(demo.demo)
+app.command("train")(train.train)
+app.command("report")(train.report)
+app.command("rollout")(rollout.rollout)
+app.command("frontier")(rollout.frontier)
+app.command("sft")(rollout.sft)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,169 @@
+"""Benchmark the code grader: HumanEval's canonical solutions, 8 copies each (one GRPO group).
+
+Three ways, same harness (sandbox/runner/pycheck.py), same parallelism (one worker per CPU):
+
+- pool:  rlvr's warm container pool; one `docker exec` per group, a forked child per answer.
+- fresh: one new container per job (`containers.run` through the SDK), same image and limits.
+- floor: one plain local subprocess per job, no isolation at all (the unsandboxed floor).
+
+    python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,fresh,floor]
+
+Prints jobs/s, p50 and p95 job latency per mode, and the ratios. Goal: pool >= 3x fresh and
+>= 0.5x floor. Every job's verdict is checked (all canonical solutions must pass).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import rlvr
+from rlvr.graders.code_extract import function_program
+from rlvr.sandbox.asserts import strict_asserts
+from rlvr.sandbox.docker import RESULT_MARK, SANDBOX_USER, sandbox_dir
+from rlvr.types import Task
+
+ROOT = Path(__file__).resolve().parent.parent
+FLOOR_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.executable
+
+
+def job_for(task: Task, answer: str, timeout_s: float) -> dict:
+    return {
+        "job": "bench", "nonce": "bench-nonce", "answers": [function_program(task.prompt, answer,
+        task.entry_point or "")], "prompt": task.prompt, "entry_point": task.entry_point,
+        "test": strict_asserts(task.hidden_tests or "", import_line=False),
+        "timeout_s": timeout_s, "output_limit": 16384,
+    }  # fmt: skip
+
+
+def parse_result(stdout: bytes) -> bool:
+    idx = stdout.rfind(RESULT_MARK)
+    if idx < 0:
+        return False
+    res = json.loads(stdout[idx + len(RESULT_MARK) :])
+    return [r["outcome"] for r in res["results"]] == ["passed"]
+
+
+def run_pool(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """Latency per job = latency of its group (all eight finish together)."""
+    grader = env.grader
+    grader.grade_group(groups[0][0], groups[0][1][:1])  # warm the pool's first container
+
+    def one(item: tuple[Task, list[str]]) -> tuple[list[float], int]:
+        task, answers = item
+        t = time.perf_counter()
+        verdicts = grader.grade_group(task, answers)
+        dt = time.perf_counter() - t
+        return [dt] * len(answers), sum(v.passed for v in verdicts)
+
+    return _timed(groups, one, workers)
+
+
+def run_fresh(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """One `docker run` per job with the pool's image, limits and user."""
+    from docker.types import Ulimit
+
+    from rlvr.sandbox.client import get_client
+    from rlvr.sandbox.spec import load_spec
+
+    spec = load_spec(env.sandbox or {})
+    client = get_client()
+    runner = str(sandbox_dir() / "runner")
+    kw = dict(
+        network_mode="none", read_only=True, user=SANDBOX_USER, init=True, cap_drop=["ALL"],
+        security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
+        memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
+        nano_cpus=int(spec.cpus * 1e9), tmpfs={"/tmp": f"size={spec.tmpfs_mb}m,mode=1777"},
+        ulimits=[Ulimit(name="nofile", soft=spec.nofile, hard=spec.nofile)],
+        volumes={runner: {"bind": "/opt/rlvr", "mode": "ro"}}, remove=True, stdout=True,
+        labels={"rlvr.bench": str(os.getpid())},
+    )  # fmt: skip
+
+    def one_job(task: Task, answer: str) -> bool:
+        argv = ["python3", "-I", "/opt/rlvr/pycheck.py", "--job-json"]
+        argv.append(json.dumps(job_for(task, answer, spec.timeout_s)))
+        return parse_result(client.containers.run(spec.image, argv, **kw))
+
+    return _per_job(groups, one_job, workers)
+
+
+def run_floor(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """One local subprocess per job: no container, no limits, same harness."""
+    script = str(sandbox_dir() / "runner" / "pycheck.py")
+    spec_timeout = float((env.sandbox or {}).get("timeout_s", 6))
+
+    def one_job(task: Task, answer: str) -> bool:
+        data = json.dumps(job_for(task, answer, spec_timeout)).encode()
+        out = subprocess.run([FLOOR_PYTHON, "-I", script], input=data, capture_output=True)
+        return parse_result(out.stdout)
+
+    return _per_job(groups, one_job, workers)
+
+
+def _per_job(groups, one_job: Callable[[Task, str], bool], workers: int):
+    jobs = [(task, a) for task, answers in groups for a in answers]
+    one_job(*jobs[0])  # warm-up, not timed
+
+    def one(item: tuple[Task, str]) -> tuple[list[float], int]:
+        t = time.perf_counter()
+        ok = one_job(*item)
+        return [time.perf_counter() - t], int(ok)
+
+    return _timed(jobs, one, workers)
+
+
+def _timed(items: list, fn: Callable, workers: int) -> dict:
+    t0 = time.perf_counter()
+    with ThreadPoolExecutor(workers) as ex:
+        results = list(ex.map(fn, items))
+    wall = time.perf_counter() - t0
+    lat = sorted(x for lats, _ in results for x in lats)
+    passed = sum(p for _, p in results)
+    return {
+        "jobs": len(lat), "passed": passed, "wall_s": wall, "jobs_per_s": len(lat) / wall,
+        "p50_s": statistics.median(lat), "p95_s": lat[max(0, int(0.95 * len(lat)) - 1)],
+    }  # fmt: skip
+
+
+MODES = {"pool": run_pool, "fresh": run_fresh, "floor": run_floor}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--limit", type=int, default=None, help="first N HumanEval tasks only")
+    ap.add_argument("--copies", type=int, default=8, help="answers per task (GRPO group size)")
+    ap.add_argument("--modes", default="pool,fresh,floor")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--json", action="store_true", help="also print one JSON line of results")
+    args = ap.parse_args()
+    env = rlvr.load_env("humaneval", grader_options={"pool_size": args.workers})
+    tasks = env.tasks()[: args.limit] if args.limit else env.tasks()
+    groups = [(t, [(t.reference or "")[len(t.prompt) :]] * args.copies) for t in tasks]
+    print(f"{len(tasks)} tasks x {args.copies} copies = {len(tasks) * args.copies} jobs, "
+          f"{args.workers} workers, floor interpreter {FLOOR_PYTHON}")  # fmt: skip
+    out: dict[str, dict] = {}
+    for mode in args.modes.split(","):
+        r = MODES[mode](env, groups, args.workers)
+        out[mode] = r
+        print(f"{mode:6s} {r['jobs_per_s']:8.1f} jobs/s  p50 {r['p50_s'] * 1000:7.1f} ms  "
+              f"p95 {r['p95_s'] * 1000:7.1f} ms  passed {r['passed']}/{r['jobs']}  "
+              f"wall {r['wall_s']:.1f} s", flush=True)  # fmt: skip
+    if "pool" in out:
+        for other in ("fresh", "floor"):
+            if other in out:
+                ratio = out["pool"]["jobs_per_s"] / out[other]["jobs_per_s"]
+                print(f"pool / {other}: {ratio:.2f}x throughput")
+    if args.json:
+        print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+module solution
+
+go 1.19

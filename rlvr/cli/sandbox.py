@@ -1,0 +1,97 @@
+"""`rlvr sandbox`: bootstrap the base image, build stack images, check the set-up."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
+from rlvr.errors import RlvrError
+
+app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
+err = Console(stderr=True)
+
+
+def _progress() -> Progress:
+    return Progress(
+        SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), console=err
+    )
+
+
+@app.command()
+def bootstrap(
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even if it exists.")] = False,
+    mirror: Annotated[str | None, typer.Option(help="Debian mirror URL for debootstrap.")] = None,
+) -> None:
+    """Create the base image rlvr-base:bookworm offline (debootstrap + docker import)."""
+    from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base
+
+    with _progress() as progress:
+        task = progress.add_task(f"bootstrapping {BASE_IMAGE}", total=None)
+
+        def log(line: str) -> None:
+            progress.update(task, description=f"{BASE_IMAGE}: {line[:70]}")
+
+        made = bootstrap_base(force=force, mirror=mirror, on_log=log)
+    err.print(f"{BASE_IMAGE}: {'built' if made else 'already present (use --force to rebuild)'}")
+
+
+@app.command()
+def build(
+    stacks: Annotated[
+        list[str] | None, typer.Argument(help="Environment names (default: every code env).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Rebuild even when up to date.")] = False,
+    json_out: JsonOpt = False,
+    env_path: EnvPathOpt = None,
+) -> None:
+    """Build the sandbox image of each code environment, skipping those already up to date."""
+    from rlvr.sandbox.images import build_stack, sandbox_envs
+
+    use_env_paths(env_path)
+    envs = sandbox_envs()
+    names = stacks or sorted(envs)
+    unknown = [n for n in names if n not in envs]
+    if unknown:
+        raise RlvrError(
+            f"no code environment named {unknown}",
+            f"use one of {sorted(envs)} (environments with a [sandbox] table)",
+        )
+    with _progress() as progress:
+        overall = progress.add_task("stacks", total=len(names))
+        for name in names:
+            step = progress.add_task(f"{name}: starting", total=None)
+
+            def log(line: str, step: int = step, name: str = name) -> None:
+                progress.update(step, description=f"{name}: {line[:70]}")
+
+            res = build_stack(envs[name], force=force, on_log=log)
+            progress.update(step, description=f"{name}: {res.image} {res.reason}", completed=1,
+                            total=1)  # fmt: skip
+            progress.advance(overall)
+            if json_out:
+                emit({"env": name, "image": res.image, "built": res.built, "status": res.reason,
+                      "content_hash": res.content_hash})  # fmt: skip
+
+
+@app.command()
+def doctor(json_out: JsonOpt = False) -> None:
+    """Check the daemon, the images and the sandbox limits; print the fix for each problem."""
+    from rlvr.sandbox.doctor import run_doctor
+
+    checks = run_doctor()
+    if json_out:
+        for c in checks:
+            emit({"check": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix})
+    else:
+        table = Table("check", "status", "detail", "fix")
+        for c in checks:
+            status = "[green]ok[/]" if c.ok else "[red]FAIL[/]"
+            table.add_row(c.name, status, c.detail, "" if c.ok else c.fix)
+        Console().print(table)
+    if not all(c.ok for c in checks):
+        raise typer.Exit(1)

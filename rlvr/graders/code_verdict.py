@@ -1,0 +1,148 @@
+"""Turn a sandbox run into a verdict: limits first, then the report, then the test count.
+
+Kept apart from the grader so the decision rules read in one place:
+timeout / memory / output limits -> reject with that reason; no runner result -> reject (the
+answer interfered with the runner); duplicated, missing or unknown test names -> reject; fewer or
+more tests than expected -> reject; otherwise reward = all_pass (1 or 0) or fraction passed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rlvr.sandbox.reports import ReportAdapter, ReportInput, TestOutcome
+from rlvr.sandbox.spec import SandboxSpec
+from rlvr.types import Verdict
+
+MESSAGE_CHARS = 500
+OUTPUT_CHARS = 2000
+
+
+def _last_line(message: str) -> str:
+    lines = [ln.strip() for ln in message.strip().splitlines() if ln.strip()]
+    return lines[-1][:160] if lines else "no message"
+
+
+def infra_verdict(detail: str) -> Verdict:
+    return Verdict.error("infra_error", f"sandbox failed twice (masked): {detail[:300]}")
+
+
+def _limit_reason(r: dict[str, Any]) -> str | None:
+    if r.get("timed_out"):
+        return "timeout"
+    if r.get("oom"):
+        return "memory limit exceeded"
+    if r.get("output_overflow"):
+        return "output limit exceeded"
+    return None
+
+
+def _run_details(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "exit_code": r.get("exit_code"),
+        "duration_s": r.get("duration_s"),
+        "timed_out": bool(r.get("timed_out")),
+        "oom": bool(r.get("oom")),
+        "pids_limit_hit": bool(r.get("pids_max")),
+        "stdout": str(r.get("stdout", ""))[:OUTPUT_CHARS],
+        "stderr": str(r.get("stderr", ""))[:OUTPUT_CHARS],
+    }
+
+
+def _name_problem(outcomes: list[TestOutcome], names: list[str] | None) -> str | None:
+    got = Counter(o.name for o in outcomes)
+    dups = sorted(n for n, k in got.items() if k > 1)
+    if dups:
+        return f"duplicate test names in the report: {dups[:5]}"
+    if names is None:
+        return None
+    want = Counter(names)
+    missing = sorted((want - got).elements())
+    unknown = sorted((got - want).elements())
+    if missing or unknown:
+        return f"unexpected test names: missing {missing[:5]}, unknown {unknown[:5]}"
+    return None
+
+
+def score_outcomes(
+    outcomes: list[TestOutcome], expected: int, names: list[str] | None, reward: str,
+    details: dict[str, Any],
+) -> Verdict:  # fmt: skip
+    """The decision on a parsed report (see module docstring)."""
+    details["tests"] = [
+        {"name": o.name, "outcome": o.outcome, "message": o.message[:MESSAGE_CHARS]}
+        for o in outcomes
+    ]
+    details["expected"] = expected
+    passed = sum(o.outcome == "passed" for o in outcomes)
+    details["passed"] = passed
+    problem = _name_problem(outcomes, names)
+    if problem:
+        return Verdict.reject(problem, details=details)
+    if len(outcomes) != expected:
+        why = next((o for o in outcomes if o.outcome != "passed"), None)
+        hint = f" ({why.name}: {_last_line(why.message)})" if why else ""
+        return Verdict.reject(
+            f"ran {len(outcomes)} tests but {expected} were expected{hint}", details=details
+        )
+    if passed == expected:
+        return Verdict.score(1.0, f"all {expected} tests passed", details=details)
+    failed = [o.name for o in outcomes if o.outcome != "passed"]
+    value = passed / expected if reward == "fraction" and expected else 0.0
+    return Verdict.score(value, f"{passed}/{expected} tests passed; failed: {failed[:3]}",
+                         passed=False, details=details)  # fmt: skip
+
+
+def command_verdict(
+    out: Any, adapter: ReportAdapter, nonce: str, expected: int, names: list[str] | None,
+    reward: str, spec: SandboxSpec,
+) -> Verdict:  # fmt: skip
+    """Verdict for one `run` job (out: rlvr.sandbox.docker.ExecOutcome)."""
+    if out.watchdog:
+        return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True})
+    r = out.result
+    if r is None:
+        return Verdict.reject(
+            "no result from the sandbox runner (the answer killed or disturbed it)",
+            details={"exit_code": out.exit_code, "stderr": out.stderr[:OUTPUT_CHARS]},
+        )
+    if "error" in r:
+        return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
+    details = _run_details(r)
+    reason = _limit_reason(r)
+    if reason:
+        return Verdict.reject(reason, details=details)
+    report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
+    if report is None:
+        return Verdict.reject("no test report was written", details=details)
+    inp = ReportInput(stdout=r.get("stdout", ""), stderr=r.get("stderr", ""), report=report,
+                      exit_code=r.get("exit_code"), nonce=nonce)  # fmt: skip
+    try:
+        outcomes = adapter.parse(inp)
+    except Exception as e:
+        return Verdict.reject(f"test report could not be read: {e}", details=details)
+    return score_outcomes(outcomes, expected, names, reward, details)
+
+
+def pycheck_verdicts(out: Any, n: int, reward: str) -> list[Verdict] | None:
+    """Verdicts for one python-check chunk; None when the runner returned nothing usable."""
+    r = out.result
+    if r is not None and "error" in r:
+        return [Verdict.error("grader_error", f"sandbox runner: {r['error']}") for _ in range(n)]
+    if out.watchdog or r is None or len(r.get("results", [])) != n:
+        return None
+    verdicts = []
+    for res in r["results"]:
+        details = {"duration_s": res.get("duration_s"), "timed_out": bool(res.get("timed_out")),
+                   "output": str(res.get("output", ""))[:OUTPUT_CHARS]}  # fmt: skip
+        outcome = TestOutcome(name="check", outcome=res.get("outcome", "failed"),
+                              message=str(res.get("message", ""))[:MESSAGE_CHARS])  # fmt: skip
+        if res.get("timed_out"):
+            verdicts.append(Verdict.reject("timeout", details=details))
+            continue
+        verdicts.append(score_outcomes([outcome], 1, None, reward, details))
+    if r.get("oom"):
+        for v in verdicts:
+            v.details["oom_in_group"] = True
+    return verdicts

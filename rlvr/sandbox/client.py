@@ -1,0 +1,134 @@
+"""The Docker client, the clear error when no daemon answers, and clean-up of our containers.
+
+Importing this module never talks to Docker: the client is made on first use, so that math and
+tool-call environments work on machines without a daemon. Every container rlvr starts carries
+`rlvr.pool=<pid>` and `rlvr.host=<hostname>` labels; `reap_stale()` removes those whose process
+is gone, and `shutdown_all()` (atexit, SIGTERM, SIGHUP) removes this process's own.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from rlvr.errors import SandboxError
+
+POOL_LABEL = "rlvr.pool"
+HOST_LABEL = "rlvr.host"
+_lock = threading.Lock()
+_client: Any = None
+_shutdown_hooks: list[Callable[[], None]] = []
+_handlers_installed = False
+
+
+def daemon_url() -> str:
+    return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+
+
+def no_daemon_error(detail: str = "") -> SandboxError:
+    extra = f" ({detail})" if detail else ""
+    return SandboxError(
+        f"no Docker daemon answers at {daemon_url()}{extra}",
+        "start it with `dockerd` (e.g. `setsid dockerd >/tmp/dockerd.log 2>&1 &`) or run .ci/setup",
+    )
+
+
+def get_client() -> Any:
+    """The shared Docker SDK client; SandboxError when the daemon does not answer."""
+    global _client
+    with _lock:
+        if _client is not None:
+            return _client
+        try:
+            import docker
+            from docker.errors import DockerException
+        except ImportError as e:  # pragma: no cover - docker is a hard dependency
+            raise SandboxError(
+                f"the docker SDK is not installed ({e})", "pip install docker"
+            ) from e
+        try:
+            client = docker.from_env(timeout=120, max_pool_size=64)
+            client.ping()
+        except (DockerException, OSError) as e:
+            raise no_daemon_error(str(e).splitlines()[0][:160]) from None
+        _client = client
+        return client
+
+
+def docker_available() -> tuple[bool, str]:
+    """(True, version) when a daemon answers, else (False, the message with its fix)."""
+    try:
+        version = get_client().version().get("Version", "?")
+    except SandboxError as e:
+        return False, str(e)
+    return True, f"Docker Engine {version} at {daemon_url()}"
+
+
+def pool_labels() -> dict[str, str]:
+    return {POOL_LABEL: str(os.getpid()), HOST_LABEL: socket.gethostname()}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def reap_stale() -> int:
+    """Remove containers left by rlvr processes on this host that no longer exist."""
+    client = get_client()
+    host = socket.gethostname()
+    removed = 0
+    for c in client.containers.list(all=True, filters={"label": POOL_LABEL}):
+        labels = c.labels or {}
+        try:
+            pid = int(labels.get(POOL_LABEL, "0"))
+        except ValueError:
+            continue
+        if labels.get(HOST_LABEL) == host and pid != os.getpid() and not _pid_alive(pid):
+            with contextlib.suppress(Exception):
+                c.remove(force=True)
+                removed += 1
+    return removed
+
+
+def on_shutdown(hook: Callable[[], None]) -> None:
+    """Run `hook` at interpreter exit and on SIGTERM/SIGHUP (installed once, main thread)."""
+    global _handlers_installed
+    with _lock:
+        _shutdown_hooks.append(hook)
+        if _handlers_installed:
+            return
+        _handlers_installed = True
+    atexit.register(shutdown_all)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) in (signal.SIG_DFL, None):
+            signal.signal(sig, _on_signal)
+
+
+def _on_signal(signum: int, _frame: Any) -> None:
+    shutdown_all()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def shutdown_all() -> None:
+    """Run every registered shutdown hook once (pools remove their containers)."""
+    with _lock:
+        hooks = list(_shutdown_hooks)
+        _shutdown_hooks.clear()
+    for hook in hooks:
+        with contextlib.suppress(Exception):
+            hook()

@@ -1,0 +1,315 @@
+"""A warm pool of locked-down containers per image, and the two ways to run a job in one.
+
+A container is started once (`sleep infinity` under docker-init, as uid 0 with no
+capabilities) with no network, a read-only root, tmpfs /w, /tmp and /opt/rlvr, memory = swap,
+pids, CPU, nofile and fsize limits, cap_drop ALL and no-new-privileges; then the trusted runner
+is copied into /opt/rlvr. A job is two `docker exec`s with the payload on stdin: `setup` as
+root writes the workspace read-only, `run` as 10001:10001 runs the tests under a deadline and
+sweeps every leftover process and file. The host adds a watchdog on each exec; a container that
+hit a limit, left something behind or stopped answering is replaced, never reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rlvr.errors import SandboxError
+from rlvr.sandbox.client import get_client, on_shutdown, pool_labels, reap_stale
+from rlvr.sandbox.spec import SandboxSpec
+
+RESULT_MARK = b"@@RLVR-RESULT@@"
+SANDBOX_USER = "10001:10001"
+RUNNER_FILES = ("runner.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini")
+WATCHDOG_MARGIN_S = 15.0
+_INSTALL = (
+    "import json,os,sys\n"
+    "d=json.loads(sys.stdin.buffer.read())\n"
+    "for n,c in d.items():\n"
+    "    p=os.path.join('/opt/rlvr',n)\n"
+    "    open(p,'w').write(c); os.chmod(p,0o444)\n"
+    "sys.stdout.write('@@RLVR-RESULT@@'+json.dumps({'ok':True})+'\\n')\n"
+)
+
+
+class InfraFailure(Exception):
+    """The daemon or the container failed (not the answer): retry on a fresh container."""
+
+
+def sandbox_dir() -> Path:
+    """The repository's `sandbox/` folder, or its copy inside the installed package."""
+    here = Path(__file__).resolve().parent.parent
+    for cand in (here / "_builtin" / "sandbox", here.parent / "sandbox"):
+        if (cand / "runner" / "runner.py").is_file():
+            return cand
+    raise SandboxError(
+        f"the sandbox runner files are missing (looked in {here / '_builtin'} and {here.parent})",
+        "reinstall rlvr (pip install -e .) so that sandbox/runner/ is present",
+    )
+
+
+def runner_sources() -> dict[str, str]:
+    d = sandbox_dir() / "runner"
+    return {name: (d / name).read_text(encoding="utf-8") for name in RUNNER_FILES}
+
+
+@dataclass
+class ExecOutcome:
+    """What one exec returned: the runner's JSON result, or why there is none."""
+
+    result: dict[str, Any] | None
+    exit_code: int | None
+    stderr: str
+    watchdog: bool = False
+
+
+class Container:
+    """One warm container and the exec plumbing (payload on stdin, result line on stdout)."""
+
+    def __init__(self, spec: SandboxSpec) -> None:
+        from docker.types import Ulimit
+
+        client = get_client()
+        mb = spec.tmpfs_mb
+        try:
+            client.images.get(spec.image)  # containers.run would try a pull, which fails offline
+            self.obj = client.containers.run(
+                spec.image, ["sleep", "infinity"], detach=True, init=True, read_only=True,
+                network_mode="none", user="0:0", working_dir="/", hostname="sandbox",
+                environment={"LANG": "C.UTF-8"}, cap_drop=["ALL"],
+                security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
+                memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
+                nano_cpus=int(spec.cpus * 1e9), labels={**pool_labels(), "rlvr.image": spec.image},
+                tmpfs={"/w": f"size={mb}m,mode=755", "/tmp": f"size={mb}m,mode=1777,exec",
+                       "/opt/rlvr": "size=8m,mode=755"},
+                ulimits=[Ulimit(name="nofile", soft=spec.nofile, hard=spec.nofile),
+                         Ulimit(name="fsize", soft=spec.fsize_mb << 20, hard=spec.fsize_mb << 20)],
+            )  # fmt: skip
+        except Exception as e:
+            _raise_start_error(spec.image, e)
+        self.id: str = self.obj.id
+        self.jobs = 0
+        out = self.exec(["python3", "-I", "-c", _INSTALL], "0:0", runner_sources(), 60)
+        if not (out.result or {}).get("ok"):
+            self.remove()
+            raise InfraFailure(f"could not install the runner in {spec.image}: {out.stderr[:300]}")
+
+    def exec(self, argv: list[str], user: str, payload: Any, timeout: float) -> ExecOutcome:
+        """Run argv with JSON payload on stdin; a watchdog kills the container at `timeout`."""
+        from docker.errors import DockerException
+        from docker.utils.socket import frames_iter
+
+        api = get_client().api
+        data = json.dumps(payload).encode()
+        out, err = bytearray(), bytearray()
+        try:
+            eid = api.exec_create(self.id, argv, stdin=True, user=user, workdir="/")["Id"]
+            sock = api.exec_start(eid, socket=True)
+            raw = getattr(sock, "_sock", sock)
+            deadline = time.monotonic() + timeout
+            raw.settimeout(timeout)
+            raw.sendall(data)
+            raw.shutdown(socket.SHUT_WR)
+            for stream, chunk in frames_iter(sock, tty=False):
+                (out if stream == 1 else err).extend(chunk)
+                raw.settimeout(max(deadline - time.monotonic(), 0.01))
+            sock.close()
+            result = _parse_result(out)
+            # the exit code only matters when there is no result (one API call saved per job)
+            code = api.exec_inspect(eid).get("ExitCode") if result is None else 0
+        except TimeoutError:
+            self.kill()
+            return ExecOutcome(None, None, err.decode("utf-8", "replace"), watchdog=True)
+        except (DockerException, OSError) as e:
+            raise InfraFailure(f"docker exec failed: {e}") from None
+        return ExecOutcome(result, code, err.decode("utf-8", "replace"))
+
+    def running(self, settle_s: float = 1.0) -> bool:
+        """Still running after `settle_s`? (a killed container reports so only after a moment)."""
+        end = time.monotonic() + settle_s
+        while True:
+            try:
+                self.obj.reload()
+                if self.obj.status != "running":
+                    return False
+            except Exception:
+                return False
+            if time.monotonic() >= end:
+                return True
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        with contextlib.suppress(Exception):
+            self.obj.kill()
+
+    def remove(self) -> None:
+        with contextlib.suppress(Exception):
+            self.obj.remove(force=True)
+
+
+def _parse_result(out: bytes | bytearray) -> dict[str, Any] | None:
+    idx = out.rfind(RESULT_MARK)
+    if idx < 0:
+        return None
+    try:
+        result = json.loads(out[idx + len(RESULT_MARK) :].decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def _raise_start_error(image: str, e: Exception) -> None:
+    from docker.errors import ImageNotFound, NotFound
+
+    if isinstance(e, ImageNotFound | NotFound):
+        raise SandboxError(
+            f"sandbox image {image!r} is not built",
+            "run `rlvr sandbox bootstrap` then `rlvr sandbox build` (or `rlvr sandbox doctor`)",
+        ) from None
+    raise InfraFailure(f"could not start a container from {image!r}: {e}") from None
+
+
+@dataclass
+class ContainerPool:
+    """Up to `size` warm containers of one image and limits; thread-safe."""
+
+    spec: SandboxSpec
+    size: int
+    _idle: list[Container] = field(default_factory=list)
+    _total: int = 0
+    _closed: bool = False
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._slots = threading.Semaphore(self.size)
+
+    def _acquire(self) -> Container:
+        self._slots.acquire()
+        with self._lock:
+            if self._closed:
+                self._slots.release()
+                raise SandboxError("the sandbox pool is shut down", "create a new pool")
+            if self._idle:
+                return self._idle.pop()
+            self._total += 1
+        try:
+            return Container(self.spec)
+        except BaseException:
+            with self._lock:
+                self._total -= 1
+            self._slots.release()
+            raise
+
+    def _release(self, c: Container, healthy: bool) -> None:
+        with self._lock:
+            if healthy and not self._closed:
+                c.jobs += 1
+                self._idle.append(c)
+                c = None  # type: ignore[assignment]
+            else:
+                self._total -= 1
+        if c is not None:
+            threading.Thread(target=c.remove, daemon=True).start()
+        self._slots.release()
+
+    def run(self, payload: dict[str, Any], mode: str, files: dict[str, str] | None) -> ExecOutcome:
+        """One job on one container: setup (when files are given) then run/check."""
+        c = self._acquire()
+        healthy = False
+        try:
+            if files is not None:
+                setup = {"job": payload["job"], "files": files}
+                out = c.exec(["python3", "-I", "/opt/rlvr/runner.py", "setup"], "0:0", setup, 60)
+                if not (out.result or {}).get("ok"):
+                    raise InfraFailure(f"workspace setup failed: {out.result} {out.stderr[:300]}")
+            budget = float(payload["timeout_s"]) * max(1, len(payload.get("answers", [0])))
+            argv = ["timeout", "-s", "KILL", f"{budget + 5:.1f}", "python3", "-I",
+                    "/opt/rlvr/runner.py", mode]  # fmt: skip
+            out = c.exec(argv, SANDBOX_USER, payload, budget + WATCHDOG_MARGIN_S)
+            if out.result is None and not out.watchdog and not c.running():
+                raise InfraFailure(f"the container stopped during the job: {out.stderr[:300]}")
+            r = out.result or {}
+            healthy = bool(r.get("clean")) and not any(
+                r.get(k) for k in ("timed_out", "oom", "pids_max", "output_overflow")
+            )
+            return out
+        finally:
+            self._release(c, healthy)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        threads = [threading.Thread(target=c.remove, daemon=True) for c in idle]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+
+
+_pools: dict[tuple, ContainerPool] = {}
+_pools_lock = threading.Lock()
+
+
+def get_pool(spec: SandboxSpec, size: int | None = None) -> ContainerPool:
+    """The shared pool for this image, limits and size (created on first use)."""
+    import os
+
+    key = (*spec.limits_key, size)
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is None:
+            get_client()
+            if not _pools:
+                reap_stale()
+                on_shutdown(close_all_pools)
+            pool = ContainerPool(spec, size or os.cpu_count() or 1)
+            _pools[key] = pool
+        return pool
+
+
+def close_all_pools() -> None:
+    """Remove every container of every pool of this process."""
+    with _pools_lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.close()
+    remove_own_containers()
+
+
+def remove_own_containers() -> int:
+    """Remove every container labelled with this process's pid (also ones still in use)."""
+    import os
+
+    from rlvr.sandbox.client import POOL_LABEL
+
+    removed = 0
+    with contextlib.suppress(Exception):
+        client = get_client()
+        label = f"{POOL_LABEL}={os.getpid()}"
+        for _ in range(40):  # a removal already in progress elsewhere shows up for a moment
+            left = client.containers.list(all=True, filters={"label": label})
+            if not left:
+                break
+            for c in left:
+                with contextlib.suppress(Exception):
+                    c.remove(force=True)
+                    removed += 1
+            time.sleep(0.25)
+    return removed
+
+
+def new_job_id() -> str:
+    return uuid.uuid4().hex[:16]

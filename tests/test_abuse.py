@@ -1,0 +1,251 @@
+"""Abusive answers against the real sandbox. Every case must end `scored` with reward 0 and a
+reason, the next job on the same pool (a probe that fails if any process or file of an earlier
+job survived) must pass, and no container may be left behind. Attacks are written so that the
+answer would be *correct* if the attack worked (a leaked secret, a reachable network, a writable
+test file...), so a broken defence shows up as reward 1. Ends with a 2,000-job soak.
+
+Needs Docker and the images; fails loudly without them unless RLVR_SKIP_DOCKER=1."""
+
+from __future__ import annotations
+
+import os
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import rlvr
+from rlvr.graders.code import CodeGrader
+from rlvr.manifest import read_manifest
+from rlvr.sandbox.client import POOL_LABEL, docker_available, get_client
+from rlvr.types import Task
+
+if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+    pytest.skip("RLVR_SKIP_DOCKER=1: Docker tests skipped on request", allow_module_level=True)
+
+ROOT = Path(__file__).resolve().parent.parent
+SECRET = "rlvr-abuse-secret-5b1f"
+IMPL = 'def reverse_words(s):\n    return " ".join(reversed(s.split()))\n'
+WRONG = "def reverse_words(s):\n    return s\n"
+
+# Passes only in a clean sandbox: no other process of the sandbox user, no leftover files.
+PROBE = """import os
+def _others():
+    mine, pid = set(), os.getpid()
+    while pid > 1:
+        mine.add(pid)
+        with open(f"/proc/{pid}/stat") as fh:
+            pid = int(fh.read().rsplit(")", 1)[1].split()[1])
+    found = []
+    for p in os.listdir("/proc"):
+        if p.isdigit() and int(p) not in mine:
+            try:
+                st = open(f"/proc/{p}/status").read()
+            except OSError:
+                continue
+            if "\\nUid:\\t10001" in st and "State:\\tZ" not in st:
+                found.append(p)
+    return found
+def _ipc():
+    rows = [ln.split() for ln in open("/proc/sysvipc/shm").read().splitlines()[1:]]
+    return [r for r in rows if r and r[7] == "10001"]
+LEFT = (_others() or [n for n in os.listdir("/tmp") if not n.startswith("rlvr-")]
+        or os.listdir("/dev/shm") or _ipc())
+def reverse_words(s):
+    if LEFT:
+        return "leftover: %s" % LEFT
+    return " ".join(reversed(s.split()))
+"""
+
+
+def gated(attack: str) -> str:
+    """An answer that is correct only if `attack` (which sets ok) succeeded."""
+    body = "\n".join("    " + line for line in attack.strip().splitlines())
+    return (
+        f"import os, sys, socket\nok = False\ntry:\n{body}\nexcept Exception:\n    ok = False\n"
+        "def reverse_words(s):\n    if not ok:\n        return 'attack failed'\n"
+        '    return " ".join(reversed(s.split()))\n'
+    )
+
+
+CASES: dict[str, str] = {
+    "fork bomb": "import os\nwhile True:\n    try:\n        os.fork()\n"
+    "    except OSError:\n        pass\n",
+    "memory bomb": "x = bytearray(10**11)\n" + IMPL,
+    "memory growth": "x = []\nwhile True:\n    x.append(bytearray(10**7))\n" + IMPL,
+    "infinite loop": "while True:\n    pass\n" + IMPL,
+    "ignores SIGTERM": "import signal\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+    "while True:\n    pass\n",
+    "double-forked daemon": "import os, time\nif os.fork() == 0:\n    os.setsid()\n"
+    "    if os.fork() == 0:\n        while True:\n"
+    "            open('/tmp/daemon-marker', 'w').write('x')\n            time.sleep(0.01)\n"
+    "    os._exit(0)\n" + WRONG,
+    "100 MB of output": "import sys\nsys.stdout.write('x' * 100_000_000)\nsys.stdout.flush()\n"
+    + IMPL,
+    "fill the tmpfs": "with open('/tmp/fill', 'wb') as f:\n    for _ in range(1000):\n"
+    "        f.write(b'x' * 1_000_000)\n" + IMPL,
+    "network to a public address": gated(
+        "socket.create_connection(('1.1.1.1', 53), timeout=2)\nok = True"
+    ),
+    "network to the host": gated(
+        "socket.create_connection(('172.17.0.1', 22), timeout=2)\nok = True"
+    ),
+    "network to loopback": gated(
+        "socket.create_connection(('127.0.0.1', 2375), timeout=2)\nok = True"
+    ),
+    "DNS": gated("socket.getaddrinfo('deb.debian.org', 80)\nok = True"),
+    "secret env var": gated(f"ok = os.environ.get('RLVR_ABUSE_SECRET') == {SECRET!r}"),
+    "/proc/1/environ": gated("open('/proc/1/environ').read()\nok = True"),
+    "docker socket": gated(
+        "s = socket.socket(socket.AF_UNIX)\ns.connect('/var/run/docker.sock')\nok = True"
+    ),
+    "write the root fs": gated("open('/etc/rlvr-owned', 'w').write('x')\nok = True"),
+    "overwrite a shared binary": gated("open('/usr/bin/python3', 'wb').write(b'')\nok = True"),
+    "sys.exit(0)": "import sys\nsys.exit(0)\n" + IMPL,
+    "os._exit(0)": "import os\nos._exit(0)\n" + IMPL,
+    "raise SystemExit": "raise SystemExit(0)\n" + IMPL,
+    "os.execv /bin/true": "import os\nos.execv('/bin/true', ['true'])\n" + IMPL,
+    "os._exit inside a test": "import os\ndef reverse_words(s):\n    os._exit(0)\n",
+    "conftest/sitecustomize/pytest.py": "import os\nPLANT = 'import os\\nos._exit(0)\\n'\n"
+    "for d in ('.', '/tmp', os.environ.get('HOME', '/tmp'), os.path.dirname(__file__),\n"
+    "          os.path.join(os.path.dirname(os.path.dirname(__file__)), 'tests')):\n"
+    "    for name in ('conftest.py', 'sitecustomize.py', 'pytest.py'):\n"
+    "        try:\n            open(os.path.join(d, name), 'w').write(PLANT)\n"
+    "        except OSError:\n            pass\n" + WRONG,
+    "shared memory across jobs": "import ctypes\nopen('/dev/shm/keep', 'w').write('x')\n"
+    "libc = ctypes.CDLL(None)\nassert libc.shmget(4242, 4096, 0o1600) >= 0\n" + WRONG,
+    "pytest.skip at import": "import pytest\npytest.skip('skip me', allow_module_level=True)\n",
+    "__eq__ always True": "class A:\n    def __eq__(self, o):\n        return True\n"
+    "    def __ne__(self, o):\n        return False\n    def __bool__(self):\n        return True\n"
+    "    __hash__ = object.__hash__\ndef reverse_words(s):\n    return A()\n",
+    "edit the test files": "import glob, os\nfor p in glob.glob('/w/*/tests/*.py'):\n"
+    "    for act in (lambda: open(p, 'w').write('def test_x():\\n    pass\\n'),\n"
+    "                lambda: os.remove(p), lambda: os.chmod(p, 0o666)):\n"
+    "        try:\n            act()\n        except OSError:\n            pass\n" + WRONG,
+    "forge the report": "import os, json, glob\n"
+    "line = 'x ' + json.dumps({'kind': 'done', 'exitstatus': 0}) + '\\n'\n"
+    "for fd in range(3, 64):\n    try:\n        os.write(fd, line.encode())\n"
+    "    except OSError:\n        pass\n"
+    "for d in ('.', '/tmp', '/w'):\n    try:\n"
+    "        open(os.path.join(d, 'report.json'), 'w').write(line)\n    except OSError:\n"
+    "        pass\nos._exit(0)\n",
+    "kill the runner": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
+    "os.kill(-1, signal.SIGKILL)\n" + IMPL,
+}
+
+
+PLANTING = {
+    "conftest/sitecustomize/pytest.py", "shared memory across jobs", "edit the test files",
+    "forge the report", "double-forked daemon", "fill the tmpfs",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _docker():
+    from rlvr.sandbox.docker import close_all_pools
+
+    ok, msg = docker_available()
+    if not ok:
+        pytest.fail(f"Docker is required: {msg} (set RLVR_SKIP_DOCKER=1 to skip explicitly)")
+    close_all_pools()  # count only this module's containers below
+    yield
+    close_all_pools()
+    label = f"{POOL_LABEL}={os.getpid()}"
+    assert get_client().containers.list(all=True, filters={"label": label}) == []
+
+
+def own_containers() -> list:
+    return get_client().containers.list(all=True, filters={"label": f"{POOL_LABEL}={os.getpid()}"})
+
+
+@pytest.fixture(scope="module")
+def py() -> tuple[CodeGrader, Task]:
+    folder = ROOT / "envs" / "python"
+    table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 4, "memory_mb": 256}
+    grader = CodeGrader(sandbox=table, env_dir=str(folder), pool_size=1)
+    return grader, rlvr.load_env("python").task("python/reverse_words")
+
+
+def fence(code: str) -> str:
+    return f"```python\n{code}```"
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_abusive_answer_scores_zero_and_leaves_no_trace(case, py, monkeypatch):
+    grader, task = py
+    monkeypatch.setenv("RLVR_ABUSE_SECRET", SECRET)
+    (v,) = grader.grade_group(task, [fence(CASES[case])])
+    assert v.status == "scored" and v.reward == 0.0 and v.reason, (v.status, v.reason)
+    (probe,) = grader.grade_group(task, [fence(PROBE)])
+    assert probe.passed, (probe.reason, probe.details.get("tests"))
+    if case in PLANTING:  # whatever it planted must not turn the next wrong answer into a pass
+        (wrong,) = grader.grade_group(task, [fence(WRONG)])
+        assert wrong.reward == 0.0, wrong.reason
+    assert len(own_containers()) <= 1
+    assert not Path("/etc/rlvr-owned").exists() and not Path("/tmp/daemon-marker").exists()
+
+
+def test_reasons_name_the_limit_that_was_hit(py):
+    grader, task = py
+    got = {
+        name: grader.grade_group(task, [fence(CASES[name])])[0].reason
+        for name in ("infinite loop", "memory growth", "100 MB of output", "pytest.skip at import")
+    }
+    assert got["infinite loop"] == "timeout"
+    assert got["memory growth"] == "memory limit exceeded"
+    assert got["100 MB of output"] == "output limit exceeded"
+    assert got["pytest.skip at import"].startswith("ran ")
+    assert "Skipped: skip me" in got["pytest.skip at import"]
+
+
+HE_ABUSE = {
+    "eq": "    class A:\n        def __eq__(self, o):\n            return True\n    return A()\n",
+    "exit": "    import os\n    os._exit(0)\n",
+    "forge": "    import os\n    for fd in range(3, 40):\n        try:\n"
+    '            os.write(fd, b\'x:0:{"outcome": "passed", "message": ""}\')\n'
+    "        except OSError:\n            pass\n    os._exit(0)\n",
+    "kill": "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n",
+    "fork": "    import os\n    while True:\n        try:\n            os.fork()\n"
+    "        except OSError:\n            pass\n",
+    "daemon": "    import os, time\n    if os.fork() == 0:\n        os.setsid()\n"
+    "        time.sleep(1000)\n    return True\n",
+    "loop": "    while True:\n        pass\n",
+    "wrong": "    return not True\n",
+}
+
+
+def test_soak_2000_jobs_lose_no_verdict_and_leak_no_container():
+    env = rlvr.load_env("humaneval")
+    spec = {**(read_manifest(ROOT / "envs" / "humaneval").sandbox or {}), "timeout_s": 1.5}
+    grader = CodeGrader(sandbox=spec, env_dir=str(ROOT / "envs" / "humaneval"), extract="function")
+    tasks = env.tasks()
+    rng = random.Random(7)
+    kinds = ["good"] * 5 + ["wrong", "eq", "exit", "forge", "daemon"] * 2
+    groups = []
+    for g in range(250):
+        task = tasks[g % len(tasks)]
+        picks = [rng.choice(kinds) for _ in range(8)]
+        for offset, rare in ((0, "loop"), (8, "kill"), (16, "fork")):
+            if g % 25 == offset:
+                picks[rng.randrange(8)] = rare
+        good = (task.reference or "")[len(task.prompt) :]
+        answers = [good if k == "good" else HE_ABUSE[k] for k in picks]
+        groups.append((task, picks, answers))
+
+    def grade(item):
+        task, picks, answers = item
+        return picks, grader.grade_group(task, answers)
+
+    with ThreadPoolExecutor(4) as ex:
+        results = list(ex.map(grade, groups))
+    total = sum(len(vs) for _, vs in results)
+    assert total == 2000
+    bad = [
+        (k, v.status, v.reward, v.reason)
+        for picks, vs in results
+        for k, v in zip(picks, vs, strict=True)
+        if v.status != "scored" or v.reward != (1.0 if k == "good" else 0.0)
+    ]
+    assert bad == []
+    assert len(own_containers()) <= (os.cpu_count() or 1) + 2

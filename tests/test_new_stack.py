@@ -1,0 +1,227 @@
+"""Register a new stack without touching rlvr's code, end to end (the envs/README.md walkthrough).
+
+A `bash` stack is written to a temporary folder: env.toml, a Dockerfile that copies the stack's
+test harness into the image, a report adapter in report.py, and a task file kept outside the
+env folder (the build context). Then: discover it through RLVR_ENV_PATH, validate it, build its
+image with rlvr's build function, and grade a reference (passes), a wrong answer and an
+`exit 0` answer (both fail). A second test registers a report adapter and a whole environment
+through the `rlvr.report_adapters` / `rlvr.envs` entry points of an installed distribution.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rlvr.registry import discover, load_env, validate_env_folder
+from rlvr.sandbox.reports import ReportInput, get_report_adapter
+
+ENV_NAME = "bash-functions"
+ENV_TOML = """
+name = "bash-functions"
+description = "Bash functions graded by a tiny test harness."
+
+[tasks]
+path = "../../data/tasks.jsonl"
+
+[prompt]
+template = "{prompt}\\n\\nReply with the complete solution.sh in one ```bash block."
+
+[grader]
+kind = "code"
+
+[grader.options]
+language = ["bash", "sh"]
+
+[sandbox]
+image = "rlvr-test-bash:bookworm"
+answer_file = "solution.sh"
+test_files = { public = "public_test.sh", hidden = "hidden_test.sh" }
+test_command = ["bash", "/usr/local/share/rlvr-bash/run-tests.sh", "{answer}", "{tests}"]
+report = "report.py:parse"
+timeout_s = 20
+memory_mb = 256
+"""
+DOCKERFILE = """
+ARG BASE=rlvr-base:bookworm
+FROM ${BASE}
+COPY run-tests.sh /usr/local/share/rlvr-bash/run-tests.sh
+"""
+# Each test runs in a fresh bash with its output discarded; it passes only when that bash exits
+# with a code the harness picked for it, so an `exit 0` in the solution does not pass.
+HARNESS = r"""#!/bin/bash
+solution="$1"; shift
+for file in "$@"; do
+  for name in $(grep -oE '^test_[A-Za-z0-9_]+' "$file"); do
+    code=$(( RANDOM % 200 + 20 ))
+    timeout 5 bash -c 'source "./$1"; source "./$2" && "$3" && exit '"$code"'; exit 1' \
+      _ "$solution" "$file" "$name" </dev/null >/dev/null 2>&1
+    if [ $? -eq "$code" ]; then echo "ok $name"; else echo "not ok $name"; fi
+  done
+done
+"""
+REPORT_PY = '''
+"""Report adapter of the bash stack: the harness's `ok NAME` / `not ok NAME` lines."""
+import re
+
+from rlvr.sandbox.reports import ReportInput, TestOutcome
+
+LINE = re.compile(r"^(ok|not ok) (test_\\w+)$")
+
+
+def parse(inp: ReportInput) -> list[TestOutcome]:
+    out = []
+    for line in (inp.report or "").splitlines():
+        m = LINE.match(line)
+        if m:
+            passed = m.group(1) == "ok"
+            out.append(TestOutcome(name=m.group(2), outcome="passed" if passed else "failed"))
+    return out
+
+
+def count_tests(source: str) -> int | None:
+    return len(re.findall(r"^test_\\w+", source, re.M)) or None
+'''
+TASKS = [
+    {
+        "id": "bash-add",
+        "prompt": "Define a bash function `add A B` that prints the sum of two integers.",
+        "reference": "add() { echo $(( $1 + $2 )); }\n",
+        "public_tests": 'test_add_small() { [ "$(add 1 2)" = 3 ]; }\n',
+        "hidden_tests": 'test_add_negative() { [ "$(add -4 1)" = -3 ]; }\n'
+        'test_add_zero() { [ "$(add 0 0)" = 0 ]; }\n',
+        "entry_point": "add",
+        "meta": {"test_names": ["test_add_small", "test_add_negative", "test_add_zero"]},
+    },
+    {
+        "id": "bash-shout",
+        "prompt": "Define a bash function `shout WORDS...` that prints its arguments upper-cased.",
+        "reference": 'shout() { echo "$*" | tr "[:lower:]" "[:upper:]"; }\n',
+        "public_tests": 'test_shout_word() { [ "$(shout hi)" = HI ]; }\n',
+        "hidden_tests": 'test_shout_words() { [ "$(shout a b)" = "A B" ]; }\n',
+        "entry_point": "shout",
+        "meta": {"n_public": 1, "n_hidden": 1},
+    },
+]
+
+
+def write_stack(root: Path) -> Path:
+    """The env folder under root/stacks/bash and its tasks under root/data (not in the context)."""
+    folder = root / "stacks" / "bash"
+    folder.mkdir(parents=True)
+    (folder / "env.toml").write_text(ENV_TOML, encoding="utf-8")
+    (folder / "Dockerfile").write_text(DOCKERFILE, encoding="utf-8")
+    (folder / "run-tests.sh").write_text(HARNESS, encoding="utf-8")
+    (folder / "report.py").write_text(REPORT_PY, encoding="utf-8")
+    (root / "data").mkdir()
+    lines = "".join(json.dumps(t) + "\n" for t in TASKS)
+    (root / "data" / "tasks.jsonl").write_text(lines, encoding="utf-8")
+    return folder
+
+
+def test_a_new_stack_from_a_folder_end_to_end(tmp_path: Path, monkeypatch) -> None:
+    if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+        pytest.skip("RLVR_SKIP_DOCKER=1")
+    from rlvr.errors import SandboxError
+    from rlvr.sandbox.client import get_client
+    from rlvr.sandbox.images import build_stack
+
+    try:
+        get_client()
+    except SandboxError as e:
+        pytest.fail(f"this test needs Docker: {e}; set RLVR_SKIP_DOCKER=1 to skip it")
+    folder = write_stack(tmp_path)
+    monkeypatch.setenv("RLVR_ENV_PATH", str(tmp_path / "stacks"))
+
+    assert discover()[ENV_NAME].folder == folder
+    assert len(validate_env_folder(folder).tasks()) == 2
+    result = build_stack(folder)
+    assert result.image == "rlvr-test-bash:bookworm"
+    assert build_stack(folder).reason == "up to date"  # cached by content hash
+
+    env = load_env(ENV_NAME)
+    add, shout = env.tasks()
+    answers = [
+        f"```bash\n{add.reference}```",
+        "```bash\nadd() { echo $(( $1 - $2 )); }\n```",
+        "```bash\necho 'ok test_add_small'\nexit 0\n```",
+        "no code at all",
+    ]
+    right, wrong, early_exit, missing = env.grade(add, answers)
+    assert right.passed and right.reward == 1.0, right.reason
+    assert sorted(t["name"] for t in right.details["tests"]) == sorted(add.meta["test_names"])
+    assert wrong.status == "scored" and wrong.reward == 0.0
+    assert wrong.details["passed"] == 1  # add(0, 0) is right by accident; the rest fail
+    assert early_exit.reward == 0.0 and early_exit.details["passed"] == 0
+    assert missing.reward == 0.0 and "no code block" in missing.reason
+    (shout_v,) = env.grade(shout, [f"```sh\n{shout.reference}```"])
+    assert shout_v.passed, shout_v.reason  # expected count from meta.n_public + n_hidden
+
+
+ENTRY_POINTS = """
+[rlvr.report_adapters]
+bash-lines = rlvr_bash_stack:BashLines
+
+[rlvr.envs]
+bash-packaged = rlvr_bash_stack:ENV_FOLDER
+"""
+PACKAGE = '''
+"""A third-party package publishing a bash environment and its report adapter."""
+from pathlib import Path
+
+from rlvr.sandbox.reports import ReportInput, TestOutcome
+
+ENV_FOLDER = str(Path(__file__).resolve().parent / "bash_env")
+
+
+class BashLines:
+    """An adapter object: parse plus count_tests."""
+
+    @staticmethod
+    def parse(inp: ReportInput) -> list[TestOutcome]:
+        lines = [x for x in (inp.report or "").splitlines() if x.startswith(("ok ", "not ok "))]
+        return [
+            TestOutcome(name=x.split()[-1], outcome="passed" if x.startswith("ok") else "failed")
+            for x in lines
+        ]
+
+    @staticmethod
+    def count_tests(source: str) -> int | None:
+        return source.count("test_") or None
+'''
+
+
+def test_a_package_registers_an_adapter_and_an_env_by_entry_points(
+    tmp_path: Path, monkeypatch
+) -> None:
+    site = tmp_path / "site"
+    dist = site / "rlvr_bash_stack-0.1.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: rlvr-bash-stack\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(ENTRY_POINTS)
+    (site / "rlvr_bash_stack.py").write_text(PACKAGE)
+    folder = write_stack(tmp_path / "pkg")
+    env_folder = site / "bash_env"
+    folder.rename(env_folder)
+    manifest = (env_folder / "env.toml").read_text()
+    manifest = manifest.replace('name = "bash-functions"', 'name = "bash-packaged"')
+    manifest = manifest.replace('"report.py:parse"', '"bash-lines"')
+    manifest = manifest.replace(
+        "../../data/tasks.jsonl", str(tmp_path / "pkg" / "data" / "tasks.jsonl")
+    )
+    (env_folder / "env.toml").write_text(manifest)
+    monkeypatch.syspath_prepend(str(site))
+
+    adapter = get_report_adapter("bash-lines")
+    got = adapter.parse(ReportInput(report="ok test_a\nnot ok test_b\nnoise\n"))
+    assert [(t.name, t.outcome) for t in got] == [("test_a", "passed"), ("test_b", "failed")]
+    assert adapter.count_tests is not None and adapter.count_tests("test_a() { :; }") == 1
+
+    assert discover()["bash-packaged"].kind == "entry-point"
+    env = load_env("bash-packaged")
+    assert [t.id for t in env.tasks()] == ["bash-add", "bash-shout"]
+    assert env.grader.adapter.parse is adapter.parse  # type: ignore[attr-defined]
+    assert env.format_prompt(env.tasks()[0]).endswith("in one ```bash block.")

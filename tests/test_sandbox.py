@@ -1,0 +1,230 @@
+"""The sandbox pieces that need no Docker: spec validation, assert rewriting, the strict
+comparison helper, the pytest report parser, answer extraction, and the no-daemon error."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rlvr.errors import ManifestError, SandboxError
+from rlvr.graders.code_extract import extract_fenced, function_program
+from rlvr.sandbox.asserts import strict_asserts
+from rlvr.sandbox.reports import ReportInput, count_pytest, get_report_adapter, parse_pytest
+from rlvr.sandbox.spec import load_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "sandbox" / "runner"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, RUNNER / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+strict = _load("rlvr_strict")
+
+
+def test_spec_defaults_and_limits_key():
+    spec = load_spec({"image": "x:1", "test_command": ["true"]})
+    assert spec.timeout_s == 10.0 and spec.memory_mb == 512 and spec.report == "pytest"
+    assert spec.limits_key[0] == "x:1"
+
+
+def test_spec_error_names_file_field_and_value(tmp_path):
+    with pytest.raises(ManifestError) as e:
+        load_spec({"image": "x", "test_command": ["t"], "memory_mb": "512MB"}, tmp_path)
+    msg = str(e.value)
+    assert "env.toml: sandbox: memory_mb" in msg and "'512MB'" in msg
+
+
+def test_spec_rejects_paths_outside_workspace_and_unknown_keys():
+    with pytest.raises(ManifestError, match="relative path inside the workspace"):
+        load_spec({"image": "x", "test_command": ["t"], "answer_file": "../etc/passwd"})
+    with pytest.raises(ManifestError, match="timeout"):
+        load_spec({"image": "x", "test_command": ["t"], "timeout": 3})
+
+
+def test_spec_needs_command_and_report_file():
+    with pytest.raises(ManifestError, match="test_command is required"):
+        load_spec({"image": "x"})
+    with pytest.raises(ManifestError, match="report_file"):
+        load_spec({"image": "x", "test_command": ["t"], "report_from": "file"})
+
+
+def test_spec_extra_file_must_exist(tmp_path):
+    with pytest.raises(ManifestError, match="does not exist"):
+        load_spec({"image": "x", "test_command": ["t"], "files": {"go.mod": "go.mod"}}, tmp_path)
+
+
+def test_rewrite_turns_comparisons_into_helper_calls():
+    src = (
+        '"""doc"""\nfrom __future__ import annotations\ndef test_a():\n    assert f(1) == 2, "m"\n'
+    )
+    out = strict_asserts(src)
+    lines = out.splitlines()
+    assert lines[2] == "import rlvr_strict as _rlvr"
+    assert "assert _rlvr.truth(_rlvr.eq(f(1), 2)), 'm'" in out
+
+
+def test_rewrite_covers_not_chains_membership_and_keeps_identity():
+    out = strict_asserts(
+        "assert not f(x)\nassert 1 < g() <= 3\nassert a in b\nassert h() is None\n"
+        "assert all(k(i) != 0 for i in r)\nassert not (p() and q())\n",
+        import_line=False,
+    )
+    assert "assert _rlvr.falsy(f(x))" in out
+    assert "_rlvr.chain(['<', '<='], 1, g(), 3)" in out
+    assert "_rlvr.contains(a, b)" in out
+    assert "_rlvr.truth(h() is None)" in out
+    assert "_rlvr.ne(k(i), 0)" in out
+    assert "_rlvr.falsy(p()) or _rlvr.falsy(q())" in out
+
+
+def test_rewrite_leaves_comparisons_outside_asserts():
+    assert "x == 1" in strict_asserts("y = x == 1\n", import_line=False)
+
+
+class AlwaysEqual:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __ne__(self, other: object) -> bool:
+        return False
+
+    def __bool__(self) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+def test_strict_eq_rejects_objects_that_claim_equality():
+    assert strict.eq(AlwaysEqual(), 4) is False
+    assert strict.eq([AlwaysEqual()], [1]) is False
+    assert strict.contains(AlwaysEqual(), [1, 2]) is False
+    assert strict.truth(AlwaysEqual()) is False
+    assert strict.falsy(AlwaysEqual()) is False
+    assert strict.order("<", AlwaysEqual(), 3) is False
+
+
+def test_strict_eq_follows_python_for_builtins():
+    assert strict.eq(2, 2.0) and strict.eq({"a": [1, (2, 3)]}, {"a": [1, (2, 3)]})
+    assert not strict.eq(True, 1) and not strict.eq([1], (1,)) and not strict.eq("1", 1)
+    assert strict.eq({1, 2}, {2, 1}) and strict.ne({1}, {2})
+    assert strict.eq(float("nan"), float("nan"))
+    from collections import Counter, namedtuple
+
+    assert strict.eq(Counter("aab"), {"a": 2, "b": 1})
+    point = namedtuple("point", "x y")
+    assert strict.eq(point(1, 2), point(1, 2)) and not strict.eq(point(1, 2), (1, 2))
+    assert strict.chain(["<", "<"], 1, 2, 3) and not strict.chain(["<", "<"], 1, 3, 2)
+
+
+def test_strict_eq_compares_user_objects_by_state():
+    class P:
+        def __init__(self, x: int) -> None:
+            self.x = x
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+    assert strict.eq(P(1), P(1)) and not strict.eq(P(1), P(2))
+
+
+def test_count_pytest_counts_functions_classes_and_literal_parametrize():
+    src = (
+        "import pytest\ndef test_a(): pass\ndef helper(): pass\nclass TestX:\n"
+        "    def test_b(self): pass\n@pytest.mark.parametrize('v', [1, 2, 3])\n"
+        "def test_c(v): pass\n"
+    )
+    assert count_pytest(src) == 5
+    assert count_pytest("@pytest.mark.parametrize('v', VALUES)\ndef test_a(v): pass\n") is None
+
+
+def _line(nonce: str, **rec) -> str:
+    import json
+
+    return f"{nonce} {json.dumps(rec)}"
+
+
+def test_pytest_report_needs_nonce_and_done_line():
+    good = "\n".join([
+        _line("N", kind="test", name="t::a", outcome="passed", message=""),
+        "X " + '{"kind": "test", "name": "t::b", "outcome": "passed", "message": ""}',
+        _line("N", kind="done", exitstatus=0),
+    ])  # fmt: skip
+    got = parse_pytest(ReportInput(report=good, nonce="N"))
+    assert [(o.name, o.outcome) for o in got] == [("t::a", "passed")]
+    cut = _line("N", kind="test", name="t::a", outcome="passed", message="")
+    got = parse_pytest(ReportInput(report=cut, nonce="N"))
+    assert got[-1].name == "<session>" and got[-1].outcome == "error"
+    assert parse_pytest(ReportInput(report=good, nonce=""))[-1].name == "<session>"
+
+
+def test_adapter_lookup_builtin_file_and_errors(tmp_path):
+    assert get_report_adapter("pytest").count_tests is count_pytest
+    (tmp_path / "rep.py").write_text(
+        "from rlvr.sandbox.reports import TestOutcome\n"
+        "def parse(inp):\n    return [TestOutcome(name='x', outcome='passed')]\n"
+        "def count_tests(src):\n    return 7\n"
+    )
+    ad = get_report_adapter("rep.py:parse", tmp_path)
+    assert ad.parse(ReportInput())[0].name == "x" and ad.count_tests("") == 7
+    with pytest.raises(ManifestError, match="unknown report adapter"):
+        get_report_adapter("nope")
+    with pytest.raises(ManifestError, match="cannot be imported"):
+        get_report_adapter("no_such_module:parse")
+
+
+def test_extract_fenced_prefers_last_tagged_block():
+    text = "```python\na = 1\n```\nthen\n```\nb = 2\n```\n```py\nc = 3\n```\n"
+    assert extract_fenced(text, ["python", "py"]) == "c = 3\n"
+    assert extract_fenced("```\nonly = 1\n```", ["python"]) == "only = 1\n"
+    assert extract_fenced("```js\nx\n```", ["python"]) is None
+    assert extract_fenced("no code here", ["python"]) is None
+
+
+def test_function_program_accepts_body_or_full_function():
+    prompt = 'def add(a, b):\n    """Add."""\n'
+    assert function_program(prompt, "    return a + b\n", "add") == prompt + "    return a + b\n"
+    full = function_program(prompt, "```python\ndef add(a, b):\n    return a + b\n```", "add")
+    ns: dict = {}
+    exec(full, ns)
+    assert ns["add"](2, 3) == 5
+    body = function_program(prompt, "```python\nreturn a + b\n```", "add")
+    exec(body, ns)
+    assert ns["add"](1, 1) == 2
+
+
+def test_no_daemon_gives_clear_sandbox_error():
+    code = (
+        "from rlvr.sandbox.client import get_client\n"
+        "from rlvr.errors import SandboxError\n"
+        "try:\n    get_client()\nexcept SandboxError as e:\n    print('ERR', e)\n"
+    )
+    env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert "ERR no Docker daemon answers at unix:///nonexistent/docker.sock" in out.stdout
+    assert "start it with `dockerd`" in out.stdout
+    assert SandboxError.__name__ == "SandboxError"
+
+
+def test_import_rlvr_never_touches_docker():
+    code = "import rlvr, rlvr.graders, rlvr.sandbox.docker; print(rlvr.sandbox.client._client)"
+    env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "None"
+
+
+def test_load_env_python_without_daemon_builds_grader():
+    code = "import rlvr; e = rlvr.load_env('python'); print(e.grader.name, len(e.tasks()))"
+    env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["code", "20"], out.stderr
