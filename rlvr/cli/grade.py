@@ -24,6 +24,7 @@ from rlvr.cli.common import (
     stderr,
     use_env_paths,
 )
+from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.grading import GradeItem, grade_items
 
 
@@ -52,6 +53,8 @@ def grade(
     workers: Annotated[int, typer.Option(help="Tasks graded at once.", min=1)] = os.cpu_count()
     or 2,
     env_path: EnvPathOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
 ) -> None:
     """Grade completions with an environment's grader; one JSON line per input line."""
     from rlvr.registry import load_env
@@ -61,9 +64,14 @@ def grade(
     environment = load_env(env)
     items = _items(answers)
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=stderr, transient=True) as progress:
+    with (
+        ray_session(environment, ray, ray_address) as session,
+        Progress(*columns, console=stderr, transient=True) as progress,
+    ):
         bar = progress.add_task("grade", total=len(items))
-        rows = grade_items(environment, items, workers, lambda n: progress.advance(bar, n))
+        rows = grade_items(
+            session.env, items, session.workers(workers), lambda n: progress.advance(bar, n)
+        )
     fh = out.open("w", encoding="utf-8") if out else sys.stdout
     try:
         for row in rows:
