@@ -69,6 +69,44 @@ def gated(attack: str) -> str:
     )
 
 
+# The nonce is taken from the report plugin's memory (a documented residual risk when used in
+# the answer's own process); here it is used only by a detached child, after pytest has ended
+# without writing any result. The runner must stop that child before it reads the report pipe.
+FORGE_AFTER_EXIT = """import gc, json, os, time
+plugin = next(o for o in gc.get_objects() if type(o).__name__ == "ReportPlugin")
+nonce, fd = plugin._nonce, plugin._out.fileno()
+tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+records = [{"kind": "test", "name": f + "::" + line[4:].split("(")[0], "outcome": "passed",
+            "message": ""} for f in sorted(os.listdir(tests))
+           for line in open(os.path.join(tests, f)).read().splitlines()
+           if line.startswith("def test")]
+records.append({"kind": "done", "exitstatus": 0})
+forged = "".join(nonce + " " + json.dumps(r) + "\\n" for r in records).encode()
+parent = os.getpid()
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        for n in range(1024):
+            if n != fd:
+                try:
+                    os.close(n)
+                except OSError:
+                    pass
+        while True:
+            try:
+                with open(f"/proc/{parent}/stat") as fh:
+                    if fh.read().rsplit(")", 1)[1].split()[0] in "ZX":
+                        break
+            except OSError:
+                break
+            time.sleep(0.001)
+        os.write(fd, forged)
+        time.sleep(3)
+    os._exit(0)
+time.sleep(0.1)
+os._exit(0)
+"""
+
 CASES: dict[str, str] = {
     "fork bomb": "import os\nwhile True:\n    try:\n        os.fork()\n"
     "    except OSError:\n        pass\n",
@@ -132,12 +170,20 @@ CASES: dict[str, str] = {
     "        pass\nos._exit(0)\n",
     "kill the runner": "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\n"
     "os.kill(-1, signal.SIGKILL)\n" + IMPL,
+    # main thread exits, a worker thread lives on: /proc shows the process as a zombie
+    "thread outlives a zombie leader": "import os, threading, time, ctypes\n"
+    "if os.fork() == 0:\n    def keep():\n        while True:\n"
+    "            try:\n                open('/tmp/zombie-marker', 'w').write('x')\n"
+    "            except OSError:\n                pass\n            time.sleep(0.01)\n"
+    "    threading.Thread(target=keep).start()\n    ctypes.CDLL(None).pthread_exit(None)\n" + WRONG,
+    "forge the report after pytest exits": FORGE_AFTER_EXIT,
 }
 
 
 PLANTING = {
     "conftest/sitecustomize/pytest.py", "shared memory across jobs", "edit the test files",
-    "forge the report", "double-forked daemon", "fill the tmpfs",
+    "forge the report", "double-forked daemon", "fill the tmpfs", "thread outlives a zombie leader",
+    "forge the report after pytest exits",
 }  # fmt: skip
 
 
@@ -249,3 +295,122 @@ def test_soak_2000_jobs_lose_no_verdict_and_leak_no_container():
     ]
     assert bad == []
     assert len(own_containers()) <= (os.cpu_count() or 1) + 2
+
+
+# --- a report file rewritten after the test command exits (report_from = "file") -------------
+# A throw-away bash stack whose harness writes `ok NAME` / `not ok NAME` lines to a report file.
+# The wrong answer starts a detached forger (new session, no inherited fds) that holds the
+# command's stdout pipe open through /proc, waits for the command to exit and then keeps
+# rewriting the report with passes for every expected name.
+FILE_ENV_TOML = """
+name = "bash-report-file"
+description = "Bash functions; the harness writes its report to a file."
+
+[tasks]
+path = "../data/tasks.jsonl"
+
+[grader]
+kind = "code"
+
+[grader.options]
+language = ["bash"]
+pool_size = 1
+
+[sandbox]
+image = "rlvr-test-bash-file:bookworm"
+answer_file = "solution.sh"
+test_files = { public = "public_test.sh", hidden = "hidden_test.sh" }
+test_command = ["bash", "/usr/local/share/rlvr-bash-file/run-tests.sh", "{report_file}",
+                "{answer}", "{tests}"]
+report = "report.py:parse"
+report_from = "file"
+report_file = "{scratch}/report.txt"
+timeout_s = 10
+memory_mb = 256
+"""
+FILE_DOCKERFILE = """
+ARG BASE=rlvr-base:bookworm
+FROM ${BASE}
+COPY run-tests.sh /usr/local/share/rlvr-bash-file/run-tests.sh
+"""
+FILE_HARNESS = r"""#!/bin/bash
+report="$1"; solution="$2"; shift 2
+: > "$report"
+for file in "$@"; do
+  for name in $(grep -oE '^test_[A-Za-z0-9_]+' "$file"); do
+    code=$(( RANDOM % 200 + 20 ))
+    timeout 5 bash -c 'source "./$1"; source "./$2" && "$3" && exit '"$code"'; exit 1' \
+      _ "$solution" "$file" "$name" </dev/null >/dev/null 2>&1
+    if [ $? -eq "$code" ]; then echo "ok $name"; else echo "not ok $name"; fi >> "$report"
+  done
+done
+"""
+FILE_REPORT_PY = """
+import re
+from rlvr.sandbox.reports import ReportInput, TestOutcome
+
+def parse(inp: ReportInput) -> list[TestOutcome]:
+    found = re.findall(r"^(ok|not ok) (test_\\w+)$", inp.report or "", re.M)
+    return [TestOutcome(name=n, outcome="passed" if s == "ok" else "failed") for s, n in found]
+"""
+FILE_TASK = {
+    "id": "bash-add",
+    "prompt": "Define a bash function `add A B` that prints the sum of two integers.",
+    "reference": "add() { echo $(( $1 + $2 )); }\n",
+    "public_tests": 'test_add_small() { [ "$(add 1 2)" = 3 ]; }\n',
+    "hidden_tests": 'test_add_negative() { [ "$(add -4 1)" = -3 ]; }\n'
+    'test_add_zero() { [ "$(add 0 0)" = 0 ]; }\n',
+    "entry_point": "add",
+    "meta": {"test_names": ["test_add_small", "test_add_negative", "test_add_zero"]},
+}
+FORGER = r"""
+import os, sys, time
+sid = sys.argv[1]
+report = open(f"/proc/{sid}/cmdline", "rb").read().split(b"\0")[2].decode()
+hold = os.open(f"/proc/{sid}/fd/1", os.O_WRONLY)  # keeps the stdout pipe of the command open
+while True:
+    try:
+        if open(f"/proc/{sid}/stat").read().rsplit(")", 1)[1].split()[0] in "ZX":
+            break
+    except OSError:
+        break
+    time.sleep(0.001)
+for _ in range(3000):
+    with open(report, "w") as fh:
+        fh.write("ok test_add_small\nok test_add_negative\nok test_add_zero\n")
+    time.sleep(0.001)
+"""
+WRONG_ADD = "add() { echo 0; }\n"
+assert "'" not in FORGER  # it travels inside a single-quoted shell word
+FORGING_ADD = (
+    WRONG_ADD + "if mkdir /tmp/forger 2>/dev/null; then\n"
+    "  sid=$(cut -d' ' -f6 /proc/$$/stat)\n"
+    f"  setsid python3 -c '{FORGER}' \"$sid\" </dev/null >/dev/null 2>&1 &\n"
+    "fi\n"
+)
+
+
+def test_a_report_file_rewritten_after_the_command_exits_is_not_trusted(tmp_path: Path) -> None:
+    import json
+
+    from rlvr.registry import env_from_manifest
+    from rlvr.sandbox.images import build_stack
+
+    files = {"env.toml": FILE_ENV_TOML, "Dockerfile": FILE_DOCKERFILE,
+             "run-tests.sh": FILE_HARNESS, "report.py": FILE_REPORT_PY}  # fmt: skip
+    folder = tmp_path / "bash-file"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    (tmp_path / "data").mkdir()  # outside the env folder, which is the build context
+    (tmp_path / "data" / "tasks.jsonl").write_text(json.dumps(FILE_TASK) + "\n", encoding="utf-8")
+    build_stack(folder)
+    env = env_from_manifest(folder)
+    (task,) = env.tasks()
+    answers = [f"```bash\n{code}```" for code in (task.reference, WRONG_ADD, FORGING_ADD)]
+    right, wrong, forged = env.grade(task, answers)
+    assert right.passed, right.reason  # the stack works
+    assert wrong.reward == 0.0 and wrong.details["passed"] == 1  # add(0, 0) is right by accident
+    assert forged.status == "scored" and forged.reward == 0.0, forged.reason
+    assert "outlived the test command" in forged.reason
+    assert [t.reward for t in env.grade(task, [f"```bash\n{WRONG_ADD}```"])] == [0.0]

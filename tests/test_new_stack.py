@@ -167,6 +167,7 @@ bash-lines = rlvr_bash_stack:BashLines
 
 [rlvr.envs]
 bash-packaged = rlvr_bash_stack:ENV_FOLDER
+bash-factory = rlvr_bash_stack:make_env
 """
 PACKAGE = '''
 """A third-party package publishing a bash environment and its report adapter."""
@@ -175,6 +176,11 @@ from pathlib import Path
 from rlvr.sandbox.reports import ReportInput, TestOutcome
 
 ENV_FOLDER = str(Path(__file__).resolve().parent / "bash_env")
+
+
+def make_env(**overrides):
+    """A factory entry point: listing or building images must never call it."""
+    raise AssertionError("the factory was called")
 
 
 class BashLines:
@@ -225,3 +231,10 @@ def test_a_package_registers_an_adapter_and_an_env_by_entry_points(
     assert [t.id for t in env.tasks()] == ["bash-add", "bash-shout"]
     assert env.grader.adapter.parse is adapter.parse  # type: ignore[attr-defined]
     assert env.format_prompt(env.tasks()[0]).endswith("in one ```bash block.")
+
+    # `rlvr sandbox build bash-packaged` finds the folder; the factory stays out, uncalled
+    from rlvr.sandbox.images import sandbox_envs
+
+    buildable = sandbox_envs()
+    assert buildable["bash-packaged"] == env_folder.resolve()
+    assert "bash-factory" not in buildable and discover()["bash-factory"].kind == "entry-point"

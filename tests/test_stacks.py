@@ -8,6 +8,7 @@ a Docker daemon these tests fail with the fix; RLVR_SKIP_DOCKER=1 skips them.
 
 from __future__ import annotations
 
+import json
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -237,3 +238,184 @@ def test_hidden_tests_cannot_be_compiled_into_the_answer(envs: dict[str, Environ
     )
     assert "hidden.rs" in rust_v.details["stderr"]
     assert go_v.reward == rust_v.reward == 0.0
+
+
+# --- the hidden tests stay out of reach at run time (writable_workspace stacks) ---------------
+# Each answer is correct, but first walks /w and /tmp and reads every file it can: it finds a
+# "leak" when a file carries the hidden test file's name or one of its definition lines (the
+# marker, kept reversed in the answer so the answer's own files never match). A leak makes the
+# answer wrong on purpose (reward 0, paths on stderr), so a readable copy of the hidden tests
+# anywhere shows up as a failed test here.
+LEAK_MARKER = {
+    "javascript": ("hidden.test.js", "test('twosum earliest j then i', () => {"),
+    "go": ("hidden_test.go", "func TestTwoSumEarliest(t *testing.T) {"),
+    "rust": ("hidden.rs", "fn earliest_j_then_i() {"),
+}
+LEAK_ANSWERS = {
+    "javascript": """const fs = require('fs');
+const path = require('path');
+const marker = @MARKER@.split('').reverse().join('');
+const leaks = [];
+function scan(dir) {
+  let entries;
+  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch (e) { return; }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) { scan(p); continue; }
+    if (!e.isFile()) continue;
+    try {
+      const text = fs.readFileSync(p, 'latin1');
+      if (e.name === @NAME@ || text.includes(marker)) leaks.push(p);
+    } catch (err) {}
+  }
+}
+scan('/w');
+scan('/tmp');
+if (leaks.length) process.stderr.write('LEAKED ' + leaks.join(' ') + '\\n');
+
+function twoSum(nums, target) {
+  if (leaks.length) return [0, 0];
+  const seen = new Map();
+  for (let j = 0; j < nums.length; j++) {
+    const want = target - nums[j];
+    if (seen.has(want)) return [seen.get(want), j];
+    if (!seen.has(nums[j])) seen.set(nums[j], j);
+  }
+  return null;
+}
+module.exports = { twoSum };
+""",
+    "go": """package solution
+
+import (
+\t"io/fs"
+\t"os"
+\t"path/filepath"
+\t"strings"
+)
+
+var leaks []string
+
+func reverse(s string) string {
+\tr := []rune(s)
+\tfor i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+\t\tr[i], r[j] = r[j], r[i]
+\t}
+\treturn string(r)
+}
+
+func init() {
+\tmarker := reverse(@MARKER@)
+\tfor _, root := range []string{"/w", "/tmp"} {
+\t\tfilepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+\t\t\tif err != nil || !d.Type().IsRegular() {
+\t\t\t\treturn nil
+\t\t\t}
+\t\t\tdata, err := os.ReadFile(p)
+\t\t\tif err == nil && (d.Name() == @NAME@ || strings.Contains(string(data), marker)) {
+\t\t\t\tleaks = append(leaks, p)
+\t\t\t}
+\t\t\treturn nil
+\t\t})
+\t}
+\tif len(leaks) > 0 {
+\t\tos.Stderr.WriteString("LEAKED " + strings.Join(leaks, " ") + "\\n")
+\t}
+}
+
+func TwoSum(nums []int, target int) (int, int, bool) {
+\tif len(leaks) > 0 {
+\t\treturn 0, 0, false
+\t}
+\tseen := map[int]int{}
+\tfor j, v := range nums {
+\t\tif i, found := seen[target-v]; found {
+\t\t\treturn i, j, true
+\t\t}
+\t\tif _, found := seen[v]; !found {
+\t\t\tseen[v] = j
+\t\t}
+\t}
+\treturn 0, 0, false
+}
+""",
+    "rust": """use std::collections::HashMap;
+use std::path::Path;
+
+fn scan(dir: &Path, marker: &str, found: &mut Vec<String>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(_) => return,
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(_) => continue,
+        };
+        if kind.is_dir() {
+            scan(&path, marker, found);
+        } else if kind.is_file() {
+            if let Ok(data) = std::fs::read(&path) {
+                let named = entry.file_name().to_string_lossy() == @NAME@;
+                if named || String::from_utf8_lossy(&data).contains(marker) {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+}
+
+fn leaks() -> Vec<String> {
+    let marker: String = @MARKER@.chars().rev().collect();
+    let mut found = Vec::new();
+    for root in ["/w", "/tmp"] {
+        scan(Path::new(root), &marker, &mut found);
+    }
+    if !found.is_empty() {
+        eprintln!("LEAKED {}", found.join(" "));
+    }
+    found
+}
+
+thread_local! {
+    static LEAKS: Vec<String> = leaks();
+}
+
+pub fn two_sum(nums: &[i64], target: i64) -> Option<(usize, usize)> {
+    if LEAKS.with(|l| !l.is_empty()) {
+        return Some((0, 0));
+    }
+    let mut seen: HashMap<i64, usize> = HashMap::new();
+    for (j, &v) in nums.iter().enumerate() {
+        if let Some(&i) = seen.get(&(target - v)) {
+            return Some((i, j));
+        }
+        seen.entry(v).or_insert(j);
+    }
+    None
+}
+""",
+}
+
+
+def leak_answer(stack: str) -> str:
+    name, marker = LEAK_MARKER[stack]
+    code = LEAK_ANSWERS[stack].replace("@MARKER@", json.dumps(marker[::-1]))
+    return code.replace("@NAME@", json.dumps(name))
+
+
+@pytest.mark.parametrize("stack", list(FENCE))
+def test_hidden_tests_are_unreadable_while_the_answer_runs(
+    envs: dict[str, Environment], stack: str
+) -> None:
+    env = envs[stack]
+    task = env.task(BAD[stack][0])
+    name, marker = LEAK_MARKER[stack]
+    assert marker in (task.hidden_tests or "")  # the marker really is in the hidden tests
+    spec = env.grader.spec  # type: ignore[attr-defined]
+    assert spec.writable_workspace and spec.test_files.hidden.endswith(name)
+    (verdict,) = env.grade(task, [fenced(stack, leak_answer(stack))])
+    output = verdict.details.get("stderr", "") + verdict.details.get("stdout", "")
+    assert "LEAKED" not in output, output[:1000]
+    assert verdict.passed and verdict.reward == 1.0, (verdict.reason, output[:1000])

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rust test runner for the rlvr sandbox: sh run-tests.sh REPORT_FILE
 #
-# Runs in the job's writable copy of the workspace (writable_workspace = true), with
-# CARGO_HOME and CARGO_TARGET_DIR in the job's scratch dir. Steps, so that the answer never
+# Runs in the job's private writable workspace (writable_workspace = true: the only copy of
+# the job's files), with CARGO_HOME and CARGO_TARGET_DIR in the job's scratch dir. Steps, so that the answer never
 # sees the test sources and its code only runs in the last one:
 #   1. build the library alone while the test files sit in a directory nobody can read, so
 #      include_str!/include!/#[path] in the answer cannot pull the hidden tests in;

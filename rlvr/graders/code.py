@@ -153,8 +153,11 @@ class CodeGrader:
         for _attempt in range(2):
             nonce = secrets.token_hex(16)
             payload = self._command_payload(new_job_id(), nonce)
+            setup_files = files
+            if self.spec.writable_workspace:  # the runner writes them into the job's private dir
+                payload["files"], setup_files = files, {}
             try:
-                out = pool.run(payload, "run", files)
+                out = pool.run(payload, "run", setup_files)
             except InfraFailure as e:
                 last = str(e)
                 continue

@@ -2,8 +2,10 @@
 
 Kept apart from the grader so the decision rules read in one place:
 timeout / memory / output limits -> reject with that reason; no runner result -> reject (the
-answer interfered with the runner); duplicated, missing or unknown test names -> reject; fewer or
-more tests than expected -> reject; otherwise reward = all_pass (1 or 0) or fraction passed.
+answer interfered with the runner); processes still running when the test command ended ->
+reject (they could have rewritten the report); duplicated, missing or unknown test names ->
+reject; fewer or more tests than expected -> reject; otherwise reward = all_pass (1 or 0) or
+fraction passed.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ def _run_details(r: dict[str, Any]) -> dict[str, Any]:
         "timed_out": bool(r.get("timed_out")),
         "oom": bool(r.get("oom")),
         "pids_limit_hit": bool(r.get("pids_max")),
+        "lingering": list(r.get("lingering") or []),
         "stdout": str(r.get("stdout", ""))[:OUTPUT_CHARS],
         "stderr": str(r.get("stderr", ""))[:OUTPUT_CHARS],
     }
@@ -113,6 +116,12 @@ def command_verdict(
     reason = _limit_reason(r)
     if reason:
         return Verdict.reject(reason, details=details)
+    if r.get("lingering"):  # they could have rewritten the report after the command ended
+        names = ", ".join(str(n) for n in r["lingering"][:5])
+        return Verdict.reject(
+            f"processes outlived the test command ({names}); its report is not trusted",
+            details=details,
+        )
     report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
     if report is None:
         return Verdict.reject("no test report was written", details=details)

@@ -27,7 +27,9 @@ from rlvr.sandbox.spec import SandboxSpec
 
 RESULT_MARK = b"@@RLVR-RESULT@@"
 SANDBOX_USER = "10001:10001"
-RUNNER_FILES = ("runner.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini")
+RUNNER_FILES = (
+    "runner.py", "sweep.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini",
+)  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
 _INSTALL = (
     "import json,os,sys\n"

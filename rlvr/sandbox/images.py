@@ -196,12 +196,44 @@ def _docker_build(env_dir: Path, spec: SandboxSpec, digest: str, log: Log) -> No
 
 
 def sandbox_envs() -> dict[str, Path]:
-    """Every discovered manifest environment that has a [sandbox] table: name -> folder."""
+    """Every discovered environment with a manifest and a [sandbox] table: name -> folder.
+
+    Manifest folders on the search path, and `rlvr.envs` entry points whose value is the path
+    (str or Path) of an env folder. Factory entry points are left out and never called: they
+    build an Environment, not a folder an image can be built from.
+    """
     from rlvr.manifest import read_manifest
     from rlvr.registry import discover
 
     found = {}
     for name, src in sorted(discover().items()):
-        if src.folder is not None and read_manifest(src.folder).sandbox is not None:
-            found[name] = src.folder
+        folder = src.folder
+        if folder is None and src.kind == "entry-point":
+            folder = _entry_point_folder(name)
+        if folder is not None and read_manifest(folder).sandbox is not None:
+            found[name] = folder
     return found
+
+
+def _entry_point_folder(name: str) -> Path | None:
+    """The env folder the `rlvr.envs` entry point `name` names, or None for anything else."""
+    from importlib.metadata import entry_points
+
+    from rlvr.errors import ManifestError
+    from rlvr.manifest import MANIFEST_NAME
+    from rlvr.registry import ENTRY_POINT_GROUP
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name != name:
+            continue
+        try:
+            obj = ep.load()
+        except Exception as e:
+            raise ManifestError(
+                f"entry point {name!r} = {ep.value} (group {ENTRY_POINT_GROUP}) cannot be "
+                f"loaded: {e}",
+                "fix or uninstall the package that declares it",
+            ) from None
+        if isinstance(obj, str | Path) and (Path(obj) / MANIFEST_NAME).is_file():
+            return Path(obj).resolve()
+    return None

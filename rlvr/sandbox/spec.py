@@ -52,7 +52,8 @@ class SandboxSpec(BaseModel):
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
     workdir: str = Field(default=".", description="Run directory, relative to the workspace.")
     writable_workspace: bool = Field(
-        default=False, description="Run in a writable copy of the workspace (compiled stacks)."
+        default=False,
+        description="Run in a private writable workspace (the only file copy).",
     )
     report: str = Field(default="pytest", description="Report adapter name or reference.")
     report_from: Literal["stdout", "file", "fd"] = "stdout"

@@ -9,7 +9,8 @@ through `docker exec` with a JSON job on stdin and reads one JSON result line on
 
 Standard library only: the image has nothing but python3. The runner turns itself non-dumpable
 first so that the answer (same uid) cannot read its memory, file descriptors or stdout through
-/proc. The kill sweep only ever runs as uid 10001 so it can never touch a host process.
+/proc. The kill sweep (sweep.py) only ever runs as uid 10001 so it can never touch a host
+process.
 """
 
 from __future__ import annotations
@@ -19,15 +20,23 @@ import ctypes
 import json
 import os
 import selectors
-import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
 
-SANDBOX_UID = 10001
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our folder out
+from sweep import (
+    SCRATCH_ROOT,
+    freeze,
+    kill_sweep,
+    limit_counters,
+    remove_tree,
+    wipe_scratch,
+)
+
 WORK_ROOT = "/w"
-SCRATCH_ROOT = "/tmp"
 RESULT_MARK = "@@RLVR-RESULT@@"
 PR_SET_DUMPABLE = 4
 
@@ -43,176 +52,64 @@ def emit(result: dict) -> None:
     sys.stdout.flush()
 
 
-def remove_tree(path: str) -> None:
-    """rm -rf that first restores write permission on directories we own."""
-    if not os.path.lexists(path):
-        return
-    if os.path.isdir(path) and not os.path.islink(path):
-        for root, dirs, _files in os.walk(path):
-            for d in dirs:
-                p = os.path.join(root, d)
-                if not os.path.islink(p):
-                    with contextlib.suppress(OSError):
-                        os.chmod(p, 0o700)
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o700)
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+def write_files(ws: str, files: dict, executable: list, file_mode: int) -> str | None:
+    """Write a job's files under `ws` (dirs 0755); the error message when a path leaves it."""
+    for rel, content in files.items():
+        path = os.path.normpath(os.path.join(ws, rel))
+        if not path.startswith(ws + "/"):
+            return f"file path {rel!r} leaves the workspace"
+        os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(content)
+        os.chmod(path, file_mode | (0o111 if rel in executable else 0))
+    for root, dirs, _files in os.walk(ws):
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)
+    return None
 
 
 def setup(job: dict) -> dict:
-    """As root: drop old workspaces, write this job's files root-owned and read-only."""
+    """As root: drop old workspaces, write this job's files root-owned and read-only.
+
+    Writable-workspace jobs send no files here: `run` writes them into the job's private scratch
+    dir, so no readable copy of their tests exists once the stack's script has deleted them.
+    """
     for name in os.listdir(WORK_ROOT):
         remove_tree(os.path.join(WORK_ROOT, name))
     ws = os.path.join(WORK_ROOT, job["job"])
     os.makedirs(ws, mode=0o755)
-    for rel, content in job["files"].items():
-        path = os.path.normpath(os.path.join(ws, rel))
-        if not path.startswith(ws + "/"):
-            return {"ok": False, "error": f"file path {rel!r} leaves the workspace"}
-        os.makedirs(os.path.dirname(path), mode=0o755, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(content)
-        os.chmod(path, 0o555 if rel in job.get("executable", []) else 0o444)
-    for root, dirs, _files in os.walk(ws):
-        for d in dirs:
-            os.chmod(os.path.join(root, d), 0o755)
-    return {"ok": True, "workspace": ws}
-
-
-def _other_pids(keep: set[int]) -> list[int]:
-    """Live (non-zombie) processes of our uid, except `keep`."""
-    pids = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) in keep:
-            continue
-        try:
-            with open(f"/proc/{name}/status") as fh:
-                status = fh.read()
-        except OSError:
-            continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        uid = int(fields.get("Uid", "-1").split()[0])
-        if uid == SANDBOX_UID and not fields.get("State", "").strip().startswith("Z"):
-            pids.append(int(name))
-    return pids
-
-
-def reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-
-
-def kill_sweep() -> bool:
-    """Stop then kill every other process of the sandbox uid; True when none is left."""
-    if os.getuid() != SANDBOX_UID:
-        return True
-    keep = {os.getpid(), os.getppid(), 1}
-    for _ in range(400):
-        pids = _other_pids(keep)
-        if not pids:
-            return True
-        for sig in (signal.SIGSTOP, signal.SIGKILL):
-            for pid in pids:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, sig)
-        reap()
-        time.sleep(0.002)
-    return not _other_pids(keep)
-
-
-SHARED_DIRS = ("/dev/shm", "/dev/mqueue")
-IPC_RMID = 0
-
-
-def wipe_ipc() -> bool:
-    """Remove SysV shared memory, message queues and semaphores of our uid (they outlive jobs)."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    calls = {"shm": libc.shmctl, "msg": libc.msgctl, "sem": libc.semctl}
-    left = False
-    for kind, ctl in calls.items():
-        try:
-            with open(f"/proc/sysvipc/{kind}") as fh:
-                header, *rows = [line.split() for line in fh if line.strip()]
-        except OSError:
-            continue
-        id_col = header.index({"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind])
-        for row in rows:
-            if int(row[header.index("uid")]) != SANDBOX_UID:
-                continue
-            args = (
-                (int(row[id_col]), 0, IPC_RMID)
-                if kind == "sem"
-                else (int(row[id_col]), IPC_RMID, None)
-            )
-            left = ctl(*args) != 0 or left
-    return not left
-
-
-def wipe_scratch() -> bool:
-    """Remove what the sandbox uid left in /tmp, /dev/shm, /dev/mqueue and SysV IPC.
-
-    True when all of them are empty again (else the container is replaced).
-    """
-    clean = True
-    for root in (SCRATCH_ROOT, *SHARED_DIRS):
-        try:
-            names = os.listdir(root)
-        except OSError:
-            continue
-        for name in names:
-            remove_tree(os.path.join(root, name))
-        clean = clean and not os.listdir(root)
-    if os.getuid() == SANDBOX_UID:
-        clean = wipe_ipc() and clean
-    return clean
-
-
-def cgroup_counter(path: str, key: str) -> int:
-    try:
-        with open(path) as fh:
-            for line in fh:
-                k, _, v = line.partition(" ")
-                if k == key:
-                    return int(v)
-    except (OSError, ValueError):
-        pass
-    return 0
-
-
-def limit_counters() -> tuple[int, int]:
-    oom = cgroup_counter("/sys/fs/cgroup/memory/memory.oom_control", "oom_kill")
-    pids = cgroup_counter("/sys/fs/cgroup/pids/pids.events", "max")
-    return oom, pids
+    error = write_files(ws, job["files"], job.get("executable", []), 0o444)
+    return {"ok": False, "error": error} if error else {"ok": True, "workspace": ws}
 
 
 class Drain:
-    """Read several pipes without blocking, keeping at most `cap` bytes of each."""
+    """Read several pipes without blocking, keeping at most `cap` bytes of each.
 
-    def __init__(self, fds: dict[str, tuple[int, int]]) -> None:
+    `wake` (a pidfd of the test command) only wakes the select the moment the command exits.
+    """
+
+    def __init__(self, fds: dict[str, tuple[int, int]], wake: int | None = None) -> None:
         self.sel = selectors.DefaultSelector()
         self.data: dict[str, bytearray] = {}
         self.total: dict[str, int] = {}
         self.cap: dict[str, int] = {}
+        self.wake = wake
         for name, (fd, cap) in fds.items():
             os.set_blocking(fd, False)
             self.sel.register(fd, selectors.EVENT_READ, name)
             self.data[name], self.total[name], self.cap[name] = bytearray(), 0, cap
+        if wake is not None:
+            self.sel.register(wake, selectors.EVENT_READ, None)
 
-    def pump(self, timeout: float) -> bool:
-        """Read what is ready; False once every pipe is closed."""
+    def pump(self, timeout: float) -> None:
+        """Read what is ready (or wait up to `timeout` for something to be)."""
         if not self.sel.get_map():
             time.sleep(min(timeout, 0.01))
-            return False
+            return
         for key, _ in self.sel.select(timeout):
             name = key.data
+            if name is None:
+                continue
             try:
                 chunk = os.read(key.fd, 1 << 16)
             except BlockingIOError:
@@ -225,9 +122,15 @@ class Drain:
             room = self.cap[name] - len(self.data[name])
             if room > 0:
                 self.data[name] += chunk[:room]
-        return bool(self.sel.get_map())
 
-    def close(self) -> None:
+    def finish(self, until: float) -> None:
+        """After the sweep every writer is gone: read the pipes to their end, then close."""
+        if self.wake is not None:
+            self.sel.unregister(self.wake)
+            os.close(self.wake)
+            self.wake = None
+        while self.sel.get_map() and time.monotonic() < until:
+            self.pump(0.05)
         for key in list(self.sel.get_map().values()):
             self.sel.unregister(key.fd)
             os.close(key.fd)
@@ -236,36 +139,39 @@ class Drain:
         return self.data[name].decode("utf-8", "replace")
 
 
-def wait_with_deadline(proc: subprocess.Popen, drain: Drain, deadline: float, hard_out: int):
-    """Pump output until the process exits (plus a short grace for the pipes), or the deadline.
+def open_pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # old kernel or seccomp: fall back to polling
+        return None
 
-    Daemons the command left behind may hold its pipes open: they do not extend the wait; the
-    kill sweep that follows removes them.
+
+def wait_with_deadline(proc: subprocess.Popen, drain: Drain, deadline: float, hard_out: int):
+    """Pump output until the command exits, the deadline passes or the output overflows.
+
+    Then, before any output or report is taken as final, every other process of the sandbox
+    uid is stopped (`freeze`) and killed (`kill_sweep`): nothing the answer left behind can add
+    to the pipes or rewrite a report file after the command ended. Only then are the pipes read
+    to their end. Returns (exit code, timed out, overflow, names of processes that outlived
+    the command).
     """
     timed_out = overflow = False
-    grace_end = None
-    while True:
+    while proc.poll() is None:
         now = time.monotonic()
         if now >= deadline:
-            timed_out = grace_end is None
+            timed_out = True
             break
-        if grace_end is not None and now >= grace_end:
-            break
-        open_pipes = drain.pump(min(deadline - now, 0.05))
+        drain.pump(min(deadline - now, 0.05))
         if drain.total["stdout"] + drain.total["stderr"] > hard_out:
             overflow = True
             break
-        if proc.poll() is not None:
-            if not open_pipes:
-                break
-            grace_end = grace_end or now + 0.2
+    lingering = freeze(proc.pid)
+    kill_sweep()
     if timed_out or overflow:
-        kill_sweep()
         proc.kill()
     code = proc.wait()
-    drain.pump(0)
-    drain.close()
-    return code, timed_out, overflow
+    drain.finish(time.monotonic() + 1.0)
+    return code, timed_out, overflow, lingering
 
 
 def _expand(value: str, places: dict[str, str]) -> str:
@@ -280,14 +186,12 @@ def prepare_run(job: dict) -> tuple[list[str], dict[str, str], str, str, str | N
     scratch = os.path.join(SCRATCH_ROOT, "rlvr-" + job["job"])
     os.makedirs(scratch, mode=0o700)
     base = ws
-    if job.get("writable_workspace"):
+    if job.get("writable_workspace"):  # the only copy of the files, private to this job
         base = os.path.join(scratch, "ws")
-        shutil.copytree(ws, base)
-        for root, dirs, files in os.walk(base):
-            for n in dirs:
-                os.chmod(os.path.join(root, n), 0o755)
-            for n in files:
-                os.chmod(os.path.join(root, n), 0o644)
+        os.makedirs(base, mode=0o755)
+        error = write_files(base, job["files"], job.get("executable", []), 0o644)
+        if error:
+            raise ValueError(error)
     run_dir = os.path.normpath(os.path.join(base, job.get("workdir", ".")))
     places = {"workspace": base, "scratch": scratch, "run": run_dir}
     places.update({k: job[k] for k in ("answer", "public", "hidden")})
@@ -305,21 +209,38 @@ def prepare_run(job: dict) -> tuple[list[str], dict[str, str], str, str, str | N
 
 
 def read_capped(path: str | None, cap: int) -> str | None:
+    """The report file's text, or None when it is missing or not a regular file (a FIFO the
+    answer put there must not block us)."""
     if not path:
         return None
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
             return fh.read(cap).decode("utf-8", "replace")
     except OSError:
         return None
+    finally:
+        os.close(fd)
 
 
 def run(job: dict) -> dict:
-    """As the sandbox uid: run the test command, then kill leftovers and wipe /tmp."""
+    """As the sandbox uid: run the test command, then kill leftovers and wipe /tmp.
+
+    The report (fd pipe or file) is read only after the kill sweep, so nothing the answer left
+    running can change it once the command has ended.
+    """
     kill_sweep()
     wipe_scratch()
     oom0, pids0 = limit_counters()
-    argv, env, run_dir, _scratch, report_file = prepare_run(job)
+    try:
+        argv, env, run_dir, _scratch, report_file = prepare_run(job)
+    except ValueError as e:
+        return {"error": str(e), "clean": kill_sweep() and wipe_scratch()}
     out_cap = int(job["output_limit"])
     pass_fds: tuple[int, ...] = ()
     fds = {}
@@ -351,9 +272,9 @@ def run(job: dict) -> dict:
     fds.update(
         {"stdout": (proc.stdout.fileno(), out_cap), "stderr": (proc.stderr.fileno(), out_cap)}
     )
-    drain = Drain(fds)
+    drain = Drain(fds, wake=open_pidfd(proc.pid))
     deadline = start + float(job["timeout_s"])
-    code, timed_out, overflow = wait_with_deadline(proc, drain, deadline, out_cap * 16)
+    code, timed_out, overflow, lingering = wait_with_deadline(proc, drain, deadline, out_cap * 16)
     duration = time.monotonic() - start
     report = (
         drain.text("report")
@@ -375,6 +296,7 @@ def run(job: dict) -> dict:
         "output_overflow": overflow,
         "oom": oom1 > oom0,
         "pids_max": pids1 > pids0,
+        "lingering": lingering,
         "clean": clean,
     }
 
@@ -390,7 +312,6 @@ def main() -> int:
         elif mode == "run":
             emit(run(job))
         elif mode == "check":
-            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
             import pycheck
 
             emit(pycheck.run_group(job, kill_sweep, wipe_scratch, limit_counters))
