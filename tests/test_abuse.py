@@ -198,11 +198,15 @@ def _docker():
     yield
     close_all_pools()
     label = f"{POOL_LABEL}={os.getpid()}"
-    assert get_client().containers.list(all=True, filters={"label": label}) == []
+    assert (
+        get_client().containers.list(ignore_removed=True, all=True, filters={"label": label}) == []
+    )
 
 
 def own_containers() -> list:
-    return get_client().containers.list(all=True, filters={"label": f"{POOL_LABEL}={os.getpid()}"})
+    return get_client().containers.list(
+        ignore_removed=True, all=True, filters={"label": f"{POOL_LABEL}={os.getpid()}"}
+    )
 
 
 @pytest.fixture(scope="module")

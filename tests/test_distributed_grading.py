@@ -162,7 +162,7 @@ def test_actor_killed_mid_run_every_verdict_arrives_once(
     assert stats["retries"] >= 1 and stats["attempts"] == len(tasks) + stats["retries"]
     assert victim["pid"] not in pids_after
     label = {"label": f"rlvr.pool={victim['pid']}"}  # the replacement reaped the orphans
-    assert get_client().containers.list(all=True, filters=label) == []
+    assert get_client().containers.list(ignore_removed=True, all=True, filters=label) == []
 
 
 def test_containers_killed_mid_run_as_in_a_daemon_restart(
@@ -177,7 +177,7 @@ def test_containers_killed_mid_run_as_in_a_daemon_restart(
         pids = {str(s["pid"]) for s in pool.slots()}
 
         def ours() -> list[Any]:
-            found = client.containers.list(filters={"label": "rlvr.pool"})
+            found = client.containers.list(ignore_removed=True, filters={"label": "rlvr.pool"})
             return [c for c in found if c.labels.get("rlvr.pool") in pids]
 
         futures = [pool.submit(t, g) for t, g in zip(tasks, groups, strict=True)]

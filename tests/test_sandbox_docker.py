@@ -143,7 +143,7 @@ def test_output_is_capped_and_daemons_are_swept():
 
 def _own_containers():
     label = f"{POOL_LABEL}={os.getpid()}"
-    return get_client().containers.list(all=True, filters={"label": label})
+    return get_client().containers.list(ignore_removed=True, all=True, filters={"label": label})
 
 
 def test_reap_stale_removes_containers_of_dead_processes():
@@ -157,10 +157,10 @@ def test_reap_stale_removes_containers_of_dead_processes():
     )  # fmt: skip
     try:
         assert reap_stale() >= 1
-        left = get_client().containers.list(all=True, filters={"id": c.id})
+        left = get_client().containers.list(ignore_removed=True, all=True, filters={"id": c.id})
         assert left == []
     finally:
-        for x in get_client().containers.list(all=True, filters={"id": c.id}):
+        for x in get_client().containers.list(ignore_removed=True, all=True, filters={"id": c.id}):
             x.remove(force=True)
 
 
@@ -189,14 +189,19 @@ def test_no_container_outlives_its_process(how):
     assert proc.stdout is not None and proc.stdin is not None
     assert proc.stdout.readline().strip() == "ready", proc.stderr.read() if proc.stderr else ""
     label = f"{POOL_LABEL}={proc.pid}"
-    assert len(get_client().containers.list(all=True, filters={"label": label})) == 2
+    assert (
+        len(get_client().containers.list(ignore_removed=True, all=True, filters={"label": label}))
+        == 2
+    )
     if how == "exit":
         proc.stdin.write("go\n")
         proc.stdin.flush()
     else:
         proc.send_signal(how)
     proc.wait(timeout=60)
-    assert get_client().containers.list(all=True, filters={"label": label}) == []
+    assert (
+        get_client().containers.list(ignore_removed=True, all=True, filters={"label": label}) == []
+    )
 
 
 def _python_grader(**sandbox):
@@ -211,7 +216,9 @@ def _python_grader(**sandbox):
 def _killer(stop: threading.Event, image: str, every: bool) -> None:
     client = get_client()
     while not stop.is_set():
-        for c in client.containers.list(filters={"label": f"{POOL_LABEL}={os.getpid()}"}):
+        for c in client.containers.list(
+            ignore_removed=True, filters={"label": f"{POOL_LABEL}={os.getpid()}"}
+        ):
             c.reload()
             if c.labels.get("rlvr.image") == image and c.attrs["HostConfig"]["Memory"] == 300 << 20:
                 time.sleep(1.0)

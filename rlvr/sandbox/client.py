@@ -89,7 +89,7 @@ def reap_stale() -> int:
     client = get_client()
     host = socket.gethostname()
     removed = 0
-    for c in client.containers.list(all=True, filters={"label": POOL_LABEL}):
+    for c in client.containers.list(all=True, filters={"label": POOL_LABEL}, ignore_removed=True):
         labels = c.labels or {}
         try:
             pid = int(labels.get(POOL_LABEL, "0"))

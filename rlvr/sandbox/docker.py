@@ -302,7 +302,7 @@ def remove_own_containers() -> int:
         client = get_client()
         label = f"{POOL_LABEL}={os.getpid()}"
         for _ in range(40):  # a removal already in progress elsewhere shows up for a moment
-            left = client.containers.list(all=True, filters={"label": label})
+            left = client.containers.list(all=True, filters={"label": label}, ignore_removed=True)
             if not left:
                 break
             for c in left:
