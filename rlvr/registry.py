@@ -215,7 +215,12 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     if manifest.sandbox is not None:
         options.setdefault("sandbox", manifest.sandbox)
         options.setdefault("env_dir", str(folder))
+    from rlvr.audit.hacks import AuditedGrader, split_hack_options
+
+    options, hack_policy = split_hack_options(options, f"{folder / MANIFEST_NAME}: grader.options")
     grader = make_grader(manifest.grader.kind, options)
+    if hack_policy is not None:  # [grader.options] hack_policy = "report" | "zero" | "penalty"
+        grader = AuditedGrader(grader, hack_policy)
     return Environment(
         name=manifest.name,
         grader=grader,

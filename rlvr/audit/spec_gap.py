@@ -1,0 +1,264 @@
+"""Specification-gap audit of an environment's grader: do its tests tell right from wrong?
+
+For every task: the reference solution must pass; trivial answers must fail (empty, `pass`,
+returning None or an argument, raising, a constant of the right type); mutants of the reference
+(mutate.py / mutate_text.py) must fail. The share of mutants the tests kill is the task's
+mutation score; a task whose tests let a mutant survive is a specification gap, shown with the
+surviving mutant's diff. Math tasks swap mutants for perturbed golds (and check that the gold's
+equivalent forms pass); tool-call tasks for schema-violating arguments.
+
+Each task is graded as one group by the environment's own grader (so code runs in its sandbox
+pool), tasks in parallel. A mutant that does not compile ("no test report") is stillborn and a
+masked verdict (infra or grader error) is not counted either way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rlvr.audit.hacks import grader_language
+from rlvr.audit.mutate import python_mutants, unified_diff
+from rlvr.audit.mutate_text import text_mutants
+from rlvr.audit.spec_gap_answers import Candidate, math_candidates, toolcall_candidates
+from rlvr.audit.trivial import trivial_answers
+from rlvr.env import Environment
+from rlvr.types import Task, Verdict
+
+STILLBORN = ("no test report was written",)
+REASON_CHARS = 200
+
+
+class GapOptions(BaseModel):
+    """How much of the environment to audit and how hard."""
+
+    max_mutants: int = Field(40, ge=0, description="Mutants graded per task (a seeded sample).")
+    seed: int = Field(0, description="Seed of the mutant sample.")
+    workers: int = Field(2, ge=1, description="Tasks audited at once.")
+
+
+class Graded(BaseModel):
+    """One graded candidate, as the report shows it."""
+
+    name: str
+    passed: bool | None
+    reason: str = ""
+    operator: str = ""
+    diff: str = ""
+
+
+class TaskAudit(BaseModel):
+    """The audit of one task: one JSONL line of DIR/tasks.jsonl."""
+
+    task_id: str
+    reference_passed: bool | None
+    reference_reason: str = ""
+    mutants: int = 0
+    mutants_killed: int = 0
+    mutants_stillborn: int = 0
+    mutants_masked: int = 0
+    mutation_score: float | None = None
+    trivial_failed: bool | None = None
+    trivials: list[Graded] = Field(default_factory=list)
+    equivalents: int = 0
+    equivalents_passed: int = 0
+    equivalents_failed: list[Graded] = Field(default_factory=list)
+    surviving: list[Graded] = Field(default_factory=list)
+    gap: bool = False
+    reasons: list[str] = Field(default_factory=list)
+    duration_s: float = 0.0
+
+
+def _fence(code: str, env: Environment, lang: str) -> str:
+    options = getattr(env.grader, "options", None) or getattr(
+        getattr(env.grader, "inner", None), "options", None
+    )
+    if not code or getattr(options, "extract", "fenced") == "whole":
+        return code
+    return f"```{lang}\n{code.rstrip()}\n```\n"
+
+
+def code_candidates(env: Environment, task: Task, lang: str, opts: GapOptions) -> list[Candidate]:
+    """Reference, trivial answers and mutants of one code task, as completions."""
+    ref = task.reference or ""
+    out = [Candidate("reference", "reference", _fence(ref, env, lang))] if ref else []
+    out += [
+        Candidate("trivial", t.name, _fence(t.source, env, lang))
+        for t in trivial_answers(task, lang)
+    ]  # type: ignore[arg-type]
+    if not ref or opts.max_mutants == 0:
+        return out
+    seed = opts.seed + sum(map(ord, task.id))
+    if lang == "python":
+        first = len(task.prompt.splitlines()) + 1 if ref.startswith(task.prompt) else 1
+        mutants = python_mutants(ref, first, opts.max_mutants, seed)
+    else:
+        mutants = text_mutants(ref, lang, opts.max_mutants, seed)  # type: ignore[arg-type]
+    out += [
+        Candidate(
+            "mutant",
+            m.description,
+            _fence(m.source, env, lang),
+            m.operator,
+            unified_diff(ref, m.source),
+        )
+        for m in mutants
+    ]
+    return out
+
+
+def candidates(env: Environment, task: Task, opts: GapOptions) -> list[Candidate]:
+    """What to grade for one task, by the kind of grader the environment uses."""
+    lang = grader_language(env.grader)
+    if lang == "math":
+        cands = math_candidates(task)
+        return [c for c in cands if c.role != "mutant"] + [c for c in cands if c.role == "mutant"][
+            : opts.max_mutants
+        ]
+    if lang == "toolcall":
+        cands = toolcall_candidates(task)
+        return [c for c in cands if c.role != "mutant"] + [c for c in cands if c.role == "mutant"][
+            : opts.max_mutants
+        ]
+    return code_candidates(env, task, lang, opts)
+
+
+def stillborn(v: Verdict) -> bool:
+    """A mutant that never ran: no report, or only the runner's own pseudo-tests (a build that
+    failed shows as `(exit status 3)`, never as a test name)."""
+    if any(s in v.reason for s in STILLBORN):
+        return True
+    tests = (v.details or {}).get("tests") or []
+    return (
+        bool(tests)
+        and all(str(t.get("name", "")).startswith(("(", "<")) for t in tests)
+        and ((v.details or {}).get("exit_code") not in (0, None))
+    )
+
+
+def _graded(c: Candidate, v: Verdict) -> Graded:
+    passed = v.passed if v.is_scored else None
+    return Graded(
+        name=c.name, passed=passed, reason=v.reason[:REASON_CHARS], operator=c.operator, diff=c.diff
+    )
+
+
+def summarize(
+    task: Task, cands: list[Candidate], verdicts: list[Verdict], duration: float
+) -> TaskAudit:
+    """Fold the verdicts of one task's candidates into its audit line."""
+    audit = TaskAudit(task_id=task.id, reference_passed=None, duration_s=round(duration, 3))
+    for c, v in zip(cands, verdicts, strict=True):
+        g = _graded(c, v)
+        if c.role == "reference":
+            audit.reference_passed, audit.reference_reason = g.passed, g.reason
+        elif c.role == "trivial":
+            audit.trivials.append(g)
+        elif c.role == "equivalent":
+            audit.equivalents += 1
+            audit.equivalents_passed += g.passed is True
+            if g.passed is False:
+                audit.equivalents_failed.append(g)
+        elif not v.is_scored:
+            audit.mutants_masked += 1
+        elif stillborn(v):
+            audit.mutants_stillborn += 1
+        else:
+            audit.mutants += 1
+            audit.mutants_killed += not v.passed
+            if v.passed:
+                audit.surviving.append(g)
+    if audit.mutants:
+        audit.mutation_score = round(audit.mutants_killed / audit.mutants, 4)
+    scored = [t for t in audit.trivials if t.passed is not None]
+    audit.trivial_failed = all(t.passed is False for t in scored) if scored else None
+    _reasons(audit)
+    return audit
+
+
+def _reasons(audit: TaskAudit) -> None:
+    if audit.reference_passed is False:
+        audit.reasons.append(f"reference fails: {audit.reference_reason}")
+    for t in audit.trivials:
+        if t.passed:
+            audit.reasons.append(f"trivial answer passes: {t.name}")
+    if audit.surviving:
+        audit.reasons.append(f"{len(audit.surviving)} of {audit.mutants} mutants survive")
+    if audit.equivalents_failed:
+        names = [g.name for g in audit.equivalents_failed]
+        audit.reasons.append(f"equivalent forms rejected: {names}")
+    audit.gap = bool(audit.reasons)
+
+
+def audit_task(env: Environment, task: Task, opts: GapOptions) -> TaskAudit:
+    """Grade one task's candidates as one group and summarise them."""
+    start = time.monotonic()
+    cands = candidates(env, task, opts)
+    verdicts = env.grade(task, [c.completion for c in cands]) if cands else []
+    return summarize(task, cands, verdicts, time.monotonic() - start)
+
+
+class GapSummary(BaseModel):
+    """The whole audit: figures over all tasks."""
+
+    env: str
+    tasks: int
+    reference_failed: int
+    trivial_passed: int
+    mutants: int
+    mutants_killed: int
+    mutants_stillborn: int
+    mutants_masked: int
+    equivalents: int
+    equivalents_passed: int
+    mutation_score: float | None
+    mean_task_score: float | None
+    tasks_with_survivors: int
+    duration_s: float
+
+
+def summary(env_name: str, audits: list[TaskAudit], duration: float) -> GapSummary:
+    """Overall figures: the pooled mutation score and the mean of the per-task scores."""
+    total = sum(a.mutants for a in audits)
+    killed = sum(a.mutants_killed for a in audits)
+    scores = [a.mutation_score for a in audits if a.mutation_score is not None]
+    return GapSummary(
+        env=env_name,
+        tasks=len(audits),
+        reference_failed=sum(a.reference_passed is False for a in audits),
+        trivial_passed=sum(a.trivial_failed is False for a in audits),
+        mutants=total,
+        mutants_killed=killed,
+        mutants_stillborn=sum(a.mutants_stillborn for a in audits),
+        mutants_masked=sum(a.mutants_masked for a in audits),
+        equivalents=sum(a.equivalents for a in audits),
+        equivalents_passed=sum(a.equivalents_passed for a in audits),
+        mutation_score=round(killed / total, 4) if total else None,
+        mean_task_score=round(sum(scores) / len(scores), 4) if scores else None,
+        tasks_with_survivors=sum(bool(a.surviving) for a in audits),
+        duration_s=round(duration, 2),
+    )
+
+
+def audit_env(
+    env: Environment,
+    tasks: list[Task],
+    opts: GapOptions,
+    on_done: Callable[[TaskAudit], Any] | None = None,
+) -> tuple[list[TaskAudit], GapSummary]:
+    """Audit `tasks` of `env` in parallel; results in task order."""
+    start = time.monotonic()
+    results: dict[str, TaskAudit] = {}
+    with ThreadPoolExecutor(max_workers=opts.workers) as pool:
+        futures = {pool.submit(audit_task, env, t, opts): t for t in tasks}
+        for fut in as_completed(futures):
+            audit = fut.result()
+            results[audit.task_id] = audit
+            if on_done:
+                on_done(audit)
+    audits = [results[t.id] for t in tasks]
+    return audits, summary(env.name, audits, time.monotonic() - start)

@@ -1,0 +1,180 @@
+"""`rlvr train` and `rlvr report`: thin shells over rlvr.learners.run.train and rlvr.report.
+
+Settings layer as: the run folder's saved config.json (so re-running with the same --out
+resumes), then --config FILE (TOML or JSON), then the flags and `--set key=value`. The config is
+printed at start; progress goes to stderr; `--json` prints each metrics row on stdout.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
+from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
+from rlvr.errors import RlvrError
+
+
+def _fmt(value: Any, spec: str = ".3f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _status(row: dict[str, Any]) -> str:
+    if "loss" in row:  # DPO
+        return (
+            f"loss {_fmt(row.get('loss'))}  acc {_fmt(row.get('reward_accuracy'), '.2f')}  "
+            f"margin {_fmt(row.get('margin'))}"
+        )
+    return (
+        f"reward {_fmt(row.get('reward_mean'))}  kl {_fmt(row.get('kl'), '.4f')}  "
+        f"len {_fmt(row.get('completion_len_mean'), '.1f')}  "
+        f"zero-var {_fmt(row.get('zero_variance_frac'), '.2f')}"
+    )
+
+
+def _print_config(cfg: Any) -> None:
+    table = Table("setting", "value", title=f"rlvr train ({cfg.algo})", title_justify="left")
+    for key, value in cfg.model_dump().items():
+        table.add_row(key, json.dumps(value))
+    stderr.print(table)
+
+
+@contextlib.contextmanager
+def _display(steps: int) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """A live progress line on stderr: step, reward, KL, length, zero-variance rate."""
+    columns = (
+        TextColumn("step"),
+        MofNCompleteColumn(),
+        BarColumn(),
+        TextColumn("{task.fields[status]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=stderr) as progress:
+        bar = progress.add_task("train", total=steps, status="starting")
+        yield lambda row: progress.update(bar, completed=row["step"], status=_status(row))
+
+
+def _saved(out: Path, algo: str | None) -> dict[str, Any]:
+    path = out / "config.json"
+    if not path.is_file():
+        return {}
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    if algo is not None and saved.get("algo") != algo:
+        raise RlvrError(
+            f"{out} holds a {saved.get('algo')} run but --algo {algo} was given",
+            "use a new --out folder, or drop --algo to resume the saved run",
+        )
+    return saved
+
+
+def _print_fields(algo: str | None) -> None:
+    from rlvr.learners.config import CONFIG_CLASSES
+
+    cls = CONFIG_CLASSES.get(algo or "grpo")
+    if cls is None:
+        raise RlvrError(
+            f"--algo {algo!r} is not a learner", f"use one of {', '.join(CONFIG_CLASSES)}"
+        )
+    table = Table("field", "default", "description", title=f"{cls.__name__} (--set field=value)")
+    for name, info in cls.model_fields.items():
+        default = (
+            "" if info.is_required() else json.dumps(info.get_default(call_default_factory=True))
+        )
+        table.add_row(name, default, info.description or "")
+    stderr.print(table)
+
+
+def train(
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Run folder (re-use it to resume).")
+    ] = None,
+    env: Annotated[str | None, typer.Option("--env", "-e", help="Environment name.")] = None,
+    model: Annotated[
+        str | None, typer.Option(help="tiny, tiny-sft, a model folder or a hub name.")
+    ] = None,
+    algo: Annotated[str | None, typer.Option(help="grpo, rloo, ppo or dpo.")] = None,
+    steps: Annotated[int | None, typer.Option(help="Training steps.")] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", "-c", help="TOML or JSON settings file.")
+    ] = None,
+    tasks: Annotated[Path | None, typer.Option(help="JSONL of task ids to train on.")] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Any config field as key=value (JSON values), repeatable."),
+    ] = None,
+    json_out: JsonOpt = False,
+    fields: Annotated[
+        bool, typer.Option("--fields", help="List the config fields of --algo and exit.")
+    ] = False,
+    env_path: EnvPathOpt = None,
+    ray: RayOpt = False,
+    ray_address: RayAddressOpt = None,
+) -> None:
+    """Train a policy on an environment with GRPO, RLOO, PPO or DPO; resumes a run folder.
+
+    Every config field can be set with --set or in --config; --fields lists them.
+    """
+    from transformers.utils import logging as hf_logging
+
+    from rlvr.learners.config import load_config, parse_set
+    from rlvr.learners.run import train as run_train
+    from rlvr.registry import load_env
+
+    if fields:
+        _print_fields(algo)
+        return
+    if out is None:
+        raise RlvrError("rlvr train needs --out", "give a run folder, e.g. --out runs/grpo-math")
+    use_env_paths(env_path)
+    flags = {
+        "env": env,
+        "model": model,
+        "algo": algo,
+        "steps": steps,
+        "tasks": str(tasks) if tasks else None,
+        **parse_set(set_ or []),
+    }
+    cfg = load_config(config, flags, saved=_saved(out, algo))
+    _print_config(cfg)
+    hf_logging.disable_progress_bar()
+    last: dict[str, Any] = {}
+    with ray_session(load_env(cfg.env), ray, ray_address) as session, _display(cfg.steps) as show:
+
+        def on_row(row: dict[str, Any]) -> None:
+            last.update(row)
+            show(row)
+            if json_out:
+                emit(row)
+
+        run_dir = run_train(cfg, out, env=session.env, on_row=on_row)
+    stderr.print(f"run folder: {run_dir}  (metrics.jsonl, groups.jsonl, checkpoints/)")
+    if last:
+        stderr.print(f"step {last['step']}: {_status(last)}", highlight=False)
+
+
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run folder written by `rlvr train`.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Draw a run's curves (PNG) and write RUN_DIR/report.html."""
+    from rlvr.report import read_metrics, summary, write_report
+
+    page = write_report(run_dir)
+    stats = summary(read_metrics(run_dir))
+    if json_out:
+        emit({"report": str(page), "summary": stats})
+        return
+    table = Table("metric", "first steps", "last steps", "change")
+    for key, v in stats.items():
+        table.add_row(
+            key, _fmt(v["first"], ".4g"), _fmt(v["last"], ".4g"), _fmt(v["change"], "+.4g")
+        )
+    stderr.print(table)
+    stderr.print(f"report: {page}")

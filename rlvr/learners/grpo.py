@@ -1,0 +1,163 @@
+"""GRPO and RLOO: sample a group per task, score it against itself, take clipped steps.
+
+The loop, top to bottom (cleanrl style): collect groups (live, or from a store file), compute
+advantages over the step's groups, pack the scored answers into tensors, then for each inner
+epoch and minibatch: loss, backward, clip, step; one metrics row per step. The sampling-time
+log-probabilities (`old_logp`) are kept for every inner epoch and never recomputed from the
+policy being updated (seed 004: recomputing them cancels the gradient).
+
+Example:
+    >>> from rlvr.learners.config import LearnerConfig
+    >>> cfg = LearnerConfig(env="math", model="tiny-sft", steps=20, lr=2e-5)  # doctest: +SKIP
+    >>> train(cfg, "runs/tiny-grpo")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from rlvr.env import Environment
+from rlvr.learners import common
+from rlvr.learners.batch import TokenBatch, fill_old_logp, minibatches, score
+from rlvr.learners.config import LearnerConfig
+from rlvr.learners.groups import (
+    AsyncSource,
+    LiveSource,
+    StepGroups,
+    StoreSource,
+    assign_advantages,
+    group_metrics,
+    training_batch,
+)
+from rlvr.learners.update import UpdateStats, policy_update
+from rlvr.store import GroupStore
+
+RowCallback = Callable[[dict[str, Any]], None]
+Source = LiveSource | AsyncSource | StoreSource
+
+
+def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any) -> Source:
+    """Live sampling with the model being trained (or a copy one update behind, when
+    async_sampling), or a store file of scored groups."""
+    if cfg.groups_file:
+        return StoreSource(cfg.groups_file, env, tokenizer, cfg)
+    from rlvr.policies.hf import HFPolicy
+
+    sampler = common.frozen_clone(model) if cfg.async_sampling else model
+    policy = HFPolicy(sampler, tokenizer, name=cfg.model, batch_size=max(64, cfg.batch_size))
+    live = LiveSource(env, policy, common.TaskCycler(common.select_tasks(env, cfg), cfg.seed), cfg)
+    if cfg.async_sampling:
+        return AsyncSource(live, model, sampler, cfg, lambda: common.autocast(cfg))
+    return live
+
+
+def prepare_batch(
+    got: StepGroups, tokenizer: Any, model: Any, ref: Any, cfg: LearnerConfig, run: common.Run
+) -> TokenBatch | None:
+    """Advantages, tensors on the device, missing old_logp scored once, reference log-probs."""
+    assign_advantages(got.train, cfg)
+    batch = training_batch(got.train, tokenizer.pad_token_id)
+    if batch is None:
+        return None
+    batch = batch.to(run.device)
+    with common.autocast(cfg):
+        fill_old_logp(model, batch, cfg.temperature, cfg.micro_batch_size)
+        if ref is not None:
+            batch.ref_logp = score(ref, batch, cfg.temperature, cfg.micro_batch_size)
+    return batch
+
+
+def train(
+    cfg: LearnerConfig,
+    out: str | Path,
+    env: Environment | None = None,
+    on_row: RowCallback | None = None,
+) -> Path:
+    """Run GRPO/RLOO to cfg.steps, resuming from the run folder's last checkpoint."""
+    from rlvr.distributed.torch_dist import init_from_env
+    from rlvr.registry import load_env
+
+    dist = init_from_env(cfg.device)  # torchrun: one rank of a data-parallel run; else a no-op
+    cfg = dist.rank_config(cfg)
+    run = common.start_run(cfg, dist.run_dir(out))
+    env = env or load_env(cfg.env)
+    ckpt = common.latest_checkpoint(run.dir)
+    resumed = ckpt is not None and dist.is_main  # rank r > 0 gets rank 0's weights below
+    model, tok = common.load_model(str(ckpt / "policy") if resumed else cfg.model, cfg, run.device)
+    dist.broadcast_parameters(model)
+    ref = common.frozen_copy(cfg.model, cfg, run.device) if cfg.beta > 0 else None
+    opt = common.optimizer(model.parameters(), cfg)
+    source = make_source(cfg, env, model, tok)
+    start, _ = resume(run, ckpt, opt, source)
+    metrics, store = common.MetricsWriter(run.metrics_path), GroupStore(run.groups_path)
+    gen = torch.Generator().manual_seed(cfg.seed)
+    for step in range(start + 1, cfg.steps + 1):
+        with common.autocast(cfg):  # bf16 sampling too, when asked
+            got = source.collect(step)
+        batch = prepare_batch(got, tok, model, ref, cfg, run)
+        t_update, stats = time.perf_counter(), UpdateStats()
+        with common.train_mode(model):
+            for _epoch in range(cfg.inner_epochs if dist.all_ranks(batch is not None) else 0):
+                for mb in minibatches(batch, cfg.minibatches, gen):  # type: ignore[arg-type]
+                    policy_update(model, opt, mb, cfg, stats, lambda: common.autocast(cfg))
+        row = step_row(step, got, stats, time.perf_counter() - t_update, cfg)
+        metrics.write(row)
+        for g in got.sampled:
+            store.append(g)
+        if on_row is not None:
+            on_row(row)
+        if step == cfg.steps or (cfg.save_every and step % cfg.save_every == 0):
+            checkpoint(run, step, model, tok, opt, source)
+    return run.dir
+
+
+def step_row(
+    step: int, got: StepGroups, stats: UpdateStats, time_update: float, cfg: LearnerConfig
+) -> dict[str, Any]:
+    """The metrics row: every key present (None when a figure does not apply this step)."""
+    keys = ("policy_loss", "kl", "entropy", "clip_frac_low", "clip_frac_high", "grad_norm")
+    done = stats.row()
+    return {
+        "step": step,
+        **group_metrics(got),
+        **{k: done.get(k) for k in keys},
+        "approx_kl": done.get("approx_kl"),
+        "updates": int(stats.counts.get("grad_norm", 0)),
+        "time_generate": got.time_generate,
+        "time_grade": got.time_grade,
+        "time_update": time_update,
+    }
+
+
+def checkpoint(
+    run: common.Run, step: int, model: Any, tok: Any, opt: Any, source: Any, **extra: Any
+) -> Path:
+    state = {"optimizer": opt.state_dict(), "source": source_state(source), **extra}
+    return common.save_checkpoint(run, step, {"policy": model}, state, tokenizer=tok)
+
+
+def source_state(source: Source) -> dict[str, int]:
+    return source.state()
+
+
+def resume(
+    run: common.Run, ckpt: Path | None, opt: Any, source: Source
+) -> tuple[int, dict[str, Any]]:
+    """Restore optimiser, sampler and RNG from a checkpoint; drop log rows written after it.
+
+    Returns (last completed step, the checkpoint's state for learner-specific parts).
+    """
+    start, state = 0, {}
+    if ckpt is not None:
+        state = common.load_checkpoint_state(ckpt)
+        opt.load_state_dict(state["optimizer"])
+        source.restore(state["source"])
+        start = int(state["step"])
+    common.truncate_after(run.metrics_path, start)
+    common.truncate_after(run.groups_path, start)
+    return start, state

@@ -1,0 +1,31 @@
+"""One call that trains with any learner: the config's `algo` picks the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rlvr.env import Environment
+from rlvr.learners.config import DPOConfig, LearnerConfig, PPOConfig, TrainConfig
+
+
+def train(
+    config: TrainConfig,
+    out: str | Path,
+    env: Environment | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+) -> Path:
+    """Train to config.steps in RUN_DIR `out` (resuming there); returns the run folder."""
+    if isinstance(config, DPOConfig):
+        from rlvr.learners import dpo
+
+        return dpo.train(config, out, env=env, on_row=on_row)
+    if isinstance(config, PPOConfig):
+        from rlvr.learners import ppo
+
+        return ppo.train(config, out, env=env, on_row=on_row)
+    assert isinstance(config, LearnerConfig), type(config)
+    from rlvr.learners import grpo
+
+    return grpo.train(config, out, env=env, on_row=on_row)
