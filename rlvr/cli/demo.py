@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -20,9 +21,17 @@ def demo(
     n_tasks: Annotated[int | None, typer.Option(help="At most this many tasks per env.")] = None,
     workers: Annotated[int, typer.Option(min=1, help="Tasks graded at once.")] = os.cpu_count()
     or 2,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the loop's outputs.")] = Path(
+        "runs/demo"
+    ),
+    steps: Annotated[int, typer.Option(min=1, help="GRPO steps of the loop.")] = 8,
+    train: Annotated[
+        bool, typer.Option("--train/--graders-only", help="Run the training loop after the check.")
+    ] = True,
     json_out: JsonOpt = False,
 ) -> None:
-    """Grade every bundled environment's reference answers and summarise the graders."""
+    """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
+    hack audit on the tiny model (math, easy tasks). Re-running resumes."""
     from rlvr.demo import DEFAULT_ENVS, run_demo
 
     names = tuple(env) if env else DEFAULT_ENVS
@@ -37,7 +46,13 @@ def demo(
     if json_out:
         for r in results:
             emit({**r.__dict__, "answers_per_s": round(r.answers_per_s, 1)})
-        return
+    else:
+        _grader_table(results)
+    if train:
+        _loop(out, steps, json_out)
+
+
+def _grader_table(results: list[Any]) -> None:
     table = Table(title="graders on their own references")
     for col in ("env", "tasks", "references passed", "neighbours rejected", "masked", "answers/s"):
         table.add_column(col, justify="left" if col == "env" else "right")
@@ -51,3 +66,56 @@ def demo(
             f"{r.answers_per_s:.0f}",
         )
     Console().print(table)
+
+
+def _loop(out: Path, steps: int, json_out: bool) -> None:
+    from transformers.utils import logging as hf_logging
+
+    from rlvr.cli.rollout import rollout_bar
+    from rlvr.demo import run_pipeline
+
+    hf_logging.disable_progress_bar()
+    stderr.print("building or loading tiny-sft (first run: a few CPU minutes)", highlight=False)
+    with Progress(
+        TextColumn("GRPO step"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[r]}"),
+        console=stderr, transient=True,
+    ) as bar:  # fmt: skip
+        step_bar = bar.add_task("grpo", total=steps, r="")
+
+        def on_row(row: dict[str, Any]) -> None:
+            bar.update(step_bar, completed=row["step"], r=f"reward {row['reward_mean']:.3f}")
+
+        with rollout_bar("frontier") as update:
+            result = run_pipeline(out, steps, on_progress=update, on_row=on_row)
+    summary = {
+        "frontier": {
+            k: result.frontier[k] for k in ("tasks", "always_pass", "always_fail", "kept")
+        },
+        "reward_first": result.reward_first,
+        "reward_last": result.reward_last,
+        "hack_flags": result.flag_counts,
+        "run_dir": str(result.run_dir),
+        "report": str(result.index),
+    }
+    if json_out:
+        emit(summary)
+        return
+    console = Console()
+    f = summary["frontier"]
+    console.print(
+        f"frontier: {f['kept']} of {f['tasks']} easy math tasks kept "
+        f"({f['always_pass']} always pass, {f['always_fail']} always fail)",
+        highlight=False,
+    )
+    console.print(
+        f"GRPO: reward {_fmt(result.reward_first)} (first steps) -> "
+        f"{_fmt(result.reward_last)} "
+        f"(last steps) in {result.run_dir}",
+        highlight=False,
+    )
+    console.print(f"hack flags on training answers: {result.flag_counts or 'none'}")
+    console.print(f"open {result.index}", highlight=False)
+
+
+def _fmt(x: float | None) -> str:
+    return "-" if x is None else f"{x:.3f}"
