@@ -1,10 +1,10 @@
 """What every learner does once: set up the run folder, place models, autocast, checkpoint, log.
 
-Each function here is called once from a learner's `train()`, so the loops carry no device, precision
-or resume logic of their own. A run folder holds config.json, metrics.jsonl, groups.jsonl and
-checkpoints/step-NNNNNN/ (the policy as a `save_pretrained` folder, loadable as `--model`,
-plus trainer.pt with optimiser and sampler state). Checkpoints are written to a temporary
-folder and renamed, so a crash never leaves a half-written one.
+Each function here is called once from a learner's `train()`, so the loops carry no device,
+precision or resume logic of their own. A run folder holds config.json, metrics.jsonl,
+groups.jsonl and checkpoints/step-NNNNNN/: the policy as a `save_pretrained` folder (loadable
+as `--model`) plus trainer.pt with optimiser and sampler state. Checkpoints are written to a
+temporary folder and renamed, so a crash never leaves a half-written one.
 """
 
 from __future__ import annotations
