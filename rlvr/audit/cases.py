@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rlvr import pyast
 from rlvr.audit.lexer import Language, code_tokens, number_value, string_value
 
 Key = tuple[str, Any]
@@ -164,7 +165,7 @@ def _assert_case(test: ast.expr, names: set[str]) -> tuple[ast.Call, Any] | None
 def python_cases(test_src: str, entry_point: str | None, public: bool = False) -> list[Case]:
     """Cases from `assert f(args) == value` (and `assert f(x)`, `assert not f(x)`) in tests."""
     try:
-        tree = ast.parse(test_src)
+        tree = pyast.parse(test_src)
     except (SyntaxError, ValueError):
         return []
     names = {"candidate"} | ({entry_point} if entry_point else set())
@@ -199,7 +200,7 @@ def _split_call(text: str, entry_point: str) -> tuple[str, str] | None:
 
 def _parse_call(src: str, entry_point: str) -> tuple[Any, ...] | None:
     try:
-        node = ast.parse(src, mode="eval").body
+        node = pyast.parse(src, mode="eval").body
     except SyntaxError:
         return None
     call = _call_of(node, {entry_point})

@@ -18,13 +18,13 @@ someone has looked at what the flags catch in their environment.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rlvr import pyast
 from rlvr.audit import kinds as K
 from rlvr.errors import ManifestError
 from rlvr.types import Flag, Task, Verdict
@@ -97,7 +97,7 @@ def answer_code(task: Task, answer: str, lang: str) -> str:
     if lang != "python":
         return code
     try:
-        ast.parse(code)
+        pyast.parse(code)
         return code
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         pass

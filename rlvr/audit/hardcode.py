@@ -19,6 +19,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from rlvr import pyast
 from rlvr.audit import kinds as K
 from rlvr.audit.cases import (
     NO_VALUE,
@@ -51,7 +52,7 @@ def _parse(code: str | None) -> ast.Module | None:
     if not code:
         return None
     try:
-        return ast.parse(code)
+        return pyast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
 

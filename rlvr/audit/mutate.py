@@ -26,6 +26,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rlvr import pyast
+
 COMPARE_SWAP: dict[type, type] = {
     ast.Lt: ast.LtE,
     ast.LtE: ast.Lt,
@@ -289,7 +291,7 @@ def python_mutants(
 ) -> list[Mutant]:
     """Distinct single-site mutants of `source`, mutating only lines >= first_line."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return []
     original = ast.unparse(tree)
@@ -319,7 +321,7 @@ def _add(found: list[Mutant], seen: set[str], op: str, desc: str, tree: ast.Modu
 def unified_diff(before: str, after: str, name: str = "reference") -> str:
     """A unified diff of two programs (Python sources are compared in their unparsed form)."""
     with contextlib.suppress(SyntaxError, ValueError):
-        before = ast.unparse(ast.parse(before)) + "\n"
+        before = ast.unparse(pyast.parse(before)) + "\n"
     lines = difflib.unified_diff(
         before.splitlines(True), after.splitlines(True), name, "mutant", n=1
     )

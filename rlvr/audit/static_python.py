@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
+from rlvr import pyast
 from rlvr.audit import kinds as K
 from rlvr.audit.py_names import Facts, collect_facts
 from rlvr.audit.py_rules import (
@@ -217,7 +218,7 @@ def _dynamic_flags(facts: Facts, depth: int) -> list[Flag]:
 def python_flags(code: str, depth: int = 0, quiet_syntax: bool = False) -> list[Flag]:
     """Every static flag for one Python program (answer code, never run)."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return [] if quiet_syntax else string_flags(re.findall(r"[\"'](.*?)[\"']", code))
     facts = collect_facts(tree)

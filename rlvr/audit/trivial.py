@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from rlvr import pyast
 from rlvr.audit.cases import NO_VALUE, prompt_cases, python_cases
 from rlvr.audit.functions import function_span, param_names
 from rlvr.audit.lexer import Language
@@ -79,7 +80,7 @@ def _python_constants(fn: ast.FunctionDef, task: Task) -> list[str]:
 
 def _python(task: Task) -> list[Trivial]:
     try:
-        tree = ast.parse(task.reference or "")
+        tree = pyast.parse(task.reference or "")
     except (SyntaxError, ValueError):
         return []
     fn = next(
@@ -102,7 +103,7 @@ def _python(task: Task) -> list[Trivial]:
         new_fn = ast.FunctionDef(
             name=fn.name,
             args=fn.args,
-            body=ast.parse(body).body,
+            body=pyast.parse(body).body,
             decorator_list=[],
             returns=fn.returns,
             type_params=[],

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import ast
 
+from rlvr import pyast
+
 HELPER = "_rlvr"
 IMPORT_LINE = f"import rlvr_strict as {HELPER}"
 _OP_NAMES: dict[type, str] = {
@@ -84,9 +86,9 @@ def _insert_at(tree: ast.Module) -> int:
 
 def strict_asserts(source: str, import_line: bool = True) -> str:
     """The rewritten source; SyntaxError propagates (a broken test file is a task bug)."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     tree = _Asserts().visit(tree)
     if import_line:
-        tree.body.insert(_insert_at(tree), ast.parse(IMPORT_LINE).body[0])
+        tree.body.insert(_insert_at(tree), pyast.parse(IMPORT_LINE).body[0])
     ast.fix_missing_locations(tree)
     return ast.unparse(tree)

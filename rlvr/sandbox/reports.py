@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from rlvr import pyast
 from rlvr.errors import ManifestError
 
 ENTRY_POINT_GROUP = "rlvr.report_adapters"
@@ -196,7 +197,7 @@ def _count_defs(body: list[ast.stmt]) -> int | None:
 def count_pytest(source: str) -> int | None:
     """Tests a pytest file defines (module functions and Test* classes; literal parametrize)."""
     try:
-        return _count_defs(ast.parse(source).body)
+        return _count_defs(pyast.parse(source).body)
     except SyntaxError:
         return None
 
