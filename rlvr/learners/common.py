@@ -166,6 +166,11 @@ class TaskCycler:
         self._order = self._shuffle()
 
 
+def load_policy(cfg: TrainConfig, run: Any, ckpt: Path | None) -> tuple[Any, Any]:
+    """The policy and tokenizer to train: from checkpoint `ckpt` when resuming, else cfg.model."""
+    return load_model(str(ckpt / "policy") if ckpt else cfg.model, cfg, run.device)
+
+
 def latest_checkpoint(run_dir: Path) -> Path | None:
     """The newest complete checkpoint folder of a run, if any."""
     root = run_dir / CHECKPOINTS

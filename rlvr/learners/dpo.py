@@ -131,7 +131,7 @@ def train(
     run = common.start_run(cfg, out)
     env = env or load_env(cfg.env)
     ckpt = common.latest_checkpoint(run.dir)
-    model, tok = common.load_model(str(ckpt / "policy") if ckpt else cfg.model, cfg, run.device)
+    model, tok = common.load_policy(cfg, run, ckpt)
     ref = common.frozen_copy(cfg.model, cfg, run.device)
     pairs = pair_samples(load_or_collect(run, cfg, env, ref, tok), cfg.pair_margin)
     if not pairs:

@@ -88,7 +88,7 @@ def train(
     env = env or load_env(cfg.env)
     ckpt = common.latest_checkpoint(run.dir)
     resumed = ckpt is not None and dist.is_main  # rank r > 0 gets rank 0's weights below
-    model, tok = common.load_model(str(ckpt / "policy") if resumed else cfg.model, cfg, run.device)
+    model, tok = common.load_policy(cfg, run, ckpt if resumed else None)
     dist.broadcast_parameters(model)
     ref = common.frozen_copy(cfg.model, cfg, run.device) if cfg.beta > 0 else None
     opt = common.optimizer(model.parameters(), cfg)

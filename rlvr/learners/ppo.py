@@ -181,7 +181,7 @@ def train(
     run = common.start_run(cfg, out)
     env = env or load_env(cfg.env)
     ckpt = common.latest_checkpoint(run.dir)
-    model, tok = common.load_model(str(ckpt / "policy") if ckpt else cfg.model, cfg, run.device)
+    model, tok = common.load_policy(cfg, run, ckpt)
     ref = common.frozen_copy(cfg.model, cfg, run.device) if cfg.beta > 0 else None
     critic = CriticParts.build(cfg, model, ckpt, run)
     opt = common.optimizer(
