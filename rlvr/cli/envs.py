@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
+from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
 
 app = typer.Typer(help="List, inspect and validate environments.", no_args_is_help=True)
 
@@ -66,10 +67,55 @@ def show(
 
 @app.command("validate")
 def validate(
-    path: Annotated[Path, typer.Argument(help="Environment folder (with env.toml).")],
+    target: Annotated[
+        str, typer.Argument(help="Environment folder (with env.toml), or an environment name.")
+    ],
+    references: Annotated[
+        bool,
+        typer.Option(
+            "--references",
+            help="Also grade every task's reference solution (in the sandbox for code stacks); "
+            "fail on any that does not pass.",
+        ),
+    ] = False,
+    workers: Annotated[int, typer.Option("--workers", min=1, help="Tasks graded at once.")] = 4,
+    json_out: JsonOpt = False,
+    env_path: EnvPathOpt = None,
 ) -> None:
     """Check a manifest, build its grader and load its tasks; exit 1 with the fix if not."""
-    from rlvr.registry import validate_env_folder
+    from rlvr.registry import load_env, validate_env_folder
 
-    env = validate_env_folder(path)
-    typer.echo(f"ok: {env.name} ({len(env.tasks())} tasks, grader {env.grader.name})")
+    use_env_paths(env_path)
+    folder = Path(target)
+    env = validate_env_folder(folder) if folder.is_dir() else load_env(target)
+    n_tasks = len(env.tasks())
+    if not references:
+        typer.echo(f"ok: {env.name} ({n_tasks} tasks, grader {env.grader.name})")
+        return
+    _check_references(env, workers, json_out)
+
+
+def _check_references(env: Any, workers: int, json_out: bool) -> None:
+    from rlvr.errors import RlvrError
+    from rlvr.references import check_references, failure_hint
+
+    with Progress(TextColumn("references"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=stderr, transient=True) as progress:  # fmt: skip
+        bar = progress.add_task("references", total=len(env.tasks()))
+        results = check_references(env, workers, lambda n: progress.advance(bar, n))
+    failed = [r for r in results if not r.passed]
+    for r in results if json_out else []:
+        emit({"task_id": r.task_id, "status": r.status, "passed": r.passed, "reason": r.reason})
+    for r in failed:
+        hint = failure_hint(r)
+        stderr.print(f"FAIL {r.task_id}: [{r.status}] {r.reason}" + (f" -- {hint}" if hint else ""),
+                     markup=False, highlight=False)  # fmt: skip
+    if failed:
+        raise RlvrError(
+            f"{env.name}: {len(failed)} of {len(results)} reference solutions do not pass "
+            f"(first: {failed[0].task_id}: {failed[0].reason})",
+            "fix the task's reference or its tests (a test file that does not compile, test "
+            "names that differ from meta.test_names, a report the adapter cannot read); "
+            "`rlvr grade` on that reference shows the full details",
+        )
+    stderr.print(f"ok: {env.name}: all {len(results)} reference solutions pass", highlight=False)
