@@ -20,6 +20,7 @@ from typing import Literal
 import torch
 from torch import Tensor
 
+from rlvr.learners.logprobs import token_logprobs
 from rlvr.types import Sample
 
 
@@ -147,7 +148,8 @@ def forward(
     """Log-probabilities (and entropy) of the completion tokens under `model`, at `temperature`.
 
     Only the T + 1 last positions go through the output head (`logits_to_keep`). entropy:
-    "value" computes it detached (a metric), "grad" keeps its graph (an entropy bonus).
+    "value" computes it detached (a metric), "grad" keeps its graph (an entropy bonus). Without
+    an entropy gradient no full-vocabulary float32 tensor is kept (`token_logprobs`).
     """
     t = batch.completion_mask.shape[1]
     out = model(
@@ -158,15 +160,18 @@ def forward(
         output_hidden_states=hidden,
         use_cache=False,
     )
-    # Position P-1+j predicts completion token j. One log-softmax serves both the token
-    # log-probabilities and the entropy: with a 150k vocabulary each (n, T, V) copy counts.
-    logp_all = (out.logits[:, :-1].float() / temperature).log_softmax(-1)
-    logp = logp_all.gather(-1, batch.completion_ids.unsqueeze(-1)).squeeze(-1)
+    # Position P-1+j predicts completion token j; the last position predicts nothing and gets
+    # token 0, so the gradient reaches the logits whole (a slice would copy them in backward).
+    ids = torch.cat([batch.completion_ids, batch.completion_ids.new_zeros(len(batch), 1)], 1)
+    if entropy == "grad":
+        logp_all = (out.logits[:, :-1].float() / temperature).log_softmax(-1)
+        logp = logp_all.gather(-1, batch.completion_ids.unsqueeze(-1)).squeeze(-1)
+        ent: Tensor | None = -(logp_all.exp() * logp_all).sum(-1)
+    else:
+        logp, ent = token_logprobs(out.logits, ids, temperature, entropy == "value")
+        logp, ent = logp[:, :-1], None if ent is None else ent[:, :-1]
     logp = torch.where(batch.completion_mask, logp, torch.zeros_like(logp))
-    ent = None
-    if entropy != "none":
-        src = logp_all if entropy == "grad" else logp_all.detach()
-        ent = -(src.exp() * src).sum(-1)
+    if ent is not None:
         ent = torch.where(batch.completion_mask, ent, torch.zeros_like(ent))
     states = None
     if hidden:
