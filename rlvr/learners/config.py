@@ -151,6 +151,11 @@ class LearnerConfig(SamplingFields, TrainConfig):
         description="Sample step t+1 on a copy of the weights while step t trains: answers are "
         "one update stale (the ratio to their sampling log-probs corrects for it).",
     )
+    static_cache: bool | None = Field(
+        default=None,
+        description="Sample with a static KV cache and a compiled forward pass (transformers' "
+        "cache_implementation='static'; CUDA graphs on a GPU). None: on when device is cuda.",
+    )
     overlong_buffer: int = Field(
         default=0,
         ge=0,

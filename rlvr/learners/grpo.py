@@ -48,8 +48,15 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
         return StoreSource(cfg.groups_file, env, tokenizer, cfg)
     from rlvr.policies.hf import HFPolicy
 
-    sampler = common.frozen_clone(model) if cfg.async_sampling else model
-    policy = HFPolicy(sampler, tokenizer, name=cfg.model, batch_size=max(64, cfg.batch_size))
+    copy_dtype = torch.bfloat16 if cfg.bf16 else None
+    sampler = common.frozen_clone(model, copy_dtype) if cfg.async_sampling else model
+    policy = HFPolicy(
+        sampler,
+        tokenizer,
+        name=cfg.model,
+        batch_size=max(64, cfg.batch_size),
+        static_cache=cfg.static_cache,
+    )
     live = LiveSource(env, policy, common.TaskCycler(common.select_tasks(env, cfg), cfg.seed), cfg)
     if cfg.async_sampling:
         return AsyncSource(live, model, sampler, cfg, lambda: common.autocast(cfg))

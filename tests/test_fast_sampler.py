@@ -1,0 +1,82 @@
+"""The static-cache sampler (the GPU fast path, run eagerly on the CPU) equals the plain one."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.hf import HFPolicy, _LogprobRecorder
+from rlvr.tiny import build_tiny
+
+PROMPTS = [
+    [{"role": "user", "content": "What is 2 + 3?"}],
+    [{"role": "user", "content": "What is 17 - 9, in words please?"}],
+    "x",
+]
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture(scope="module")
+def policies() -> tuple[HFPolicy, HFPolicy]:
+    model, tokenizer = build_tiny(seed=0)
+    plain = HFPolicy(model, tokenizer, threads=1, static_cache=False)
+    fast = HFPolicy(model, tokenizer, threads=1, static_cache=True)
+    return plain, fast
+
+
+def test_static_cache_is_off_on_cpu_by_default() -> None:
+    model, tokenizer = build_tiny(seed=0)
+    assert HFPolicy(model, tokenizer).static_cache is False
+
+
+def test_static_cache_sampler_gives_the_plain_greedy_tokens_and_log_probs(
+    policies: tuple[HFPolicy, HFPolicy],
+) -> None:
+    plain, fast = policies
+    greedy = SamplingConfig(temperature=0.0, max_new_tokens=24)
+    want = [s for g in plain.sample(PROMPTS, 2, greedy) for s in g]
+    got = [s for g in fast.sample(PROMPTS, 2, greedy) for s in g]
+    assert fast._batch(PROMPTS)[0].shape[1] % HFPolicy.PAD_MULTIPLE == 0
+    for a, b in zip(want, got, strict=True):
+        assert b.token_ids == a.token_ids
+        assert b.prompt_token_ids == a.prompt_token_ids
+        assert b.finish_reason == a.finish_reason
+        assert torch.allclose(torch.tensor(b.logprobs), torch.tensor(a.logprobs), atol=1e-4)
+
+
+def test_static_cache_sampler_stops_at_eos_and_stop_strings(
+    policies: tuple[HFPolicy, HFPolicy],
+) -> None:
+    _, fast = policies
+    stops = list("aeiou")
+    sampling = SamplingConfig(max_new_tokens=40, seed=5, stop=stops)
+    samples = [s for g in fast.sample(PROMPTS, 8, sampling) for s in g]
+    assert any(s.finish_reason == "stop" for s in samples)
+    for s in samples:
+        assert len(s.token_ids or []) == len(s.logprobs or [])
+        assert not any(c in stops for c in s.text[:-1]), s.text
+        assert all(lp <= 0 for lp in s.logprobs or [])
+
+
+def test_recorded_log_probs_are_the_log_softmax_of_the_processed_scores() -> None:
+    gen = torch.Generator().manual_seed(0)
+    rec = _LogprobRecorder(prompt_len=2)
+    prompt = torch.tensor([[5, 6], [7, 8]])
+    scores = [torch.randn(2, 30, generator=gen) for _ in range(3)]
+    tokens = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    for step, sc in enumerate(scores):
+        rec(torch.cat([prompt, tokens[:, :step]], 1), sc)
+    got = rec.finish(torch.cat([prompt, tokens], 1))
+    want = torch.stack(
+        [
+            sc.log_softmax(-1).gather(-1, tokens[:, i : i + 1]).squeeze(-1)
+            for i, sc in enumerate(scores)
+        ],
+        dim=1,
+    )
+    assert torch.allclose(got, want, atol=1e-6)
