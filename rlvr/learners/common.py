@@ -86,13 +86,38 @@ def frozen_copy(spec: str, config: TrainConfig, device: torch.device) -> torch.n
     return ref.eval()
 
 
-def frozen_clone(model: torch.nn.Module) -> torch.nn.Module:
-    """A detached copy of a model's current weights, for a sampler that runs beside training."""
+def frozen_clone(model: torch.nn.Module, dtype: torch.dtype | None = None) -> torch.nn.Module:
+    """A detached copy of a model's current weights, for a sampler that runs beside training.
+
+    With `dtype` (bf16 on a GPU) the copy costs half the fp32 weights' memory; refreshing it
+    with `load_state_dict` converts on the way in.
+    """
     import copy
 
     clone = copy.deepcopy(model)
+    if dtype is not None:
+        clone = clone.to(dtype)
     clone.requires_grad_(False)
     return clone.eval()
+
+
+@contextlib.contextmanager
+def side_stream(model: torch.nn.Module) -> Iterator[None]:
+    """Queue a block's GPU work on its own CUDA stream, so it can overlap the default stream's.
+
+    The block starts after the work already queued on the default stream (the weight refresh)
+    and must end with a host read of its results (the sampler's `.cpu()` does), so what it
+    queued is done when it returns. On the CPU: nothing.
+    """
+    device = next(model.parameters()).device
+    if device.type != "cuda":
+        yield
+        return
+    stream = torch.cuda.Stream(device)
+    stream.wait_stream(torch.cuda.default_stream(device))
+    with torch.cuda.stream(stream):
+        yield
+    stream.synchronize()
 
 
 def optimizer(params: Any, config: TrainConfig, lr: float | None = None) -> torch.optim.AdamW:

@@ -188,7 +188,9 @@ class AsyncSource:
     The copy is refreshed from the trained model between samplings, never during one. Answers
     keep the log-probabilities of the weights that sampled them, so the importance ratio of the
     clipped surrogate accounts for the staleness. A checkpoint's sampler position includes the
-    step sampled ahead, so a resumed run skips that step's tasks.
+    step sampled ahead, so a resumed run skips that step's tasks. On a GPU the copy is kept in
+    bf16 when training is (half the fp32 weights' memory) and samples on its own CUDA stream,
+    so decoding and the update share the device instead of queueing behind each other.
     """
 
     def __init__(
@@ -202,7 +204,9 @@ class AsyncSource:
         self.ahead: dict[int, Any] = {}
 
     def _sample(self, step: int) -> StepGroups:
-        with self.autocast():
+        from rlvr.learners.common import side_stream
+
+        with self.autocast(), side_stream(self.copy):
             return self.live.collect(step)
 
     def collect(self, step: int) -> StepGroups:
