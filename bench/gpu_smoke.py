@@ -50,27 +50,25 @@ class ParityGrader:
         return [Verdict.score(float(sum(map(ord, a)) % 2 == 0), "parity") for a in answers]
 
 
-def build_model(folder: Path, device: str = "cuda") -> None:
-    """Random Qwen2-0.5B-shaped weights and a padded character tokenizer, saved to `folder`."""
+def build_model(folder: Path, device: str = "cuda", shape: dict | None = None) -> None:
+    """Random Qwen2-shaped weights (0.5B unless `shape` says otherwise) and a padded character
+    tokenizer, saved to `folder`."""
     from tokenizers import Tokenizer, decoders, models
     from transformers import PreTrainedTokenizerFast, Qwen2Config, Qwen2ForCausalLM
 
     from rlvr.tiny import CHARS, CHAT_TEMPLATE, EOS, PAD, UNK
 
+    shape = shape or QWEN2_05B
     base = [PAD, EOS, UNK, *CHARS]
-    vocab = {
-        t: i
-        for i, t in enumerate(
-            base + [f"<x{i}>" for i in range(QWEN2_05B["vocab_size"] - len(base))]
-        )
-    }
+    filler = [f"<x{i}>" for i in range(shape["vocab_size"] - len(base))]
+    vocab = {t: i for i, t in enumerate(base + filler)}
     core = Tokenizer(models.BPE(vocab=vocab, merges=[], unk_token=UNK))
     core.decoder = decoders.Fuse()
     tok = PreTrainedTokenizerFast(
         tokenizer_object=core, pad_token=PAD, eos_token=EOS, unk_token=UNK
     )
     tok.chat_template = CHAT_TEMPLATE
-    config = Qwen2Config(pad_token_id=0, eos_token_id=1, bos_token_id=None, **QWEN2_05B)
+    config = Qwen2Config(pad_token_id=0, eos_token_id=1, bos_token_id=None, **shape)
     with torch.device(device):  # initialise where it runs: much faster than on CPU
         model = Qwen2ForCausalLM(config)
     print(f"model: {sum(p.numel() for p in model.parameters()) / 1e6:.0f}M parameters")
