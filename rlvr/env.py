@@ -28,6 +28,8 @@ class Environment:
     description: str = ""
     source: str = ""
     sandbox: dict[str, Any] | None = None
+    describe: Callable[[], dict[str, Any]] | None = field(default=None, repr=False)
+    """Optional coverage notes for `rlvr envs show` (e.g. tasks a stack cannot express)."""
     _tasks: list[Task] | None = field(default=None, repr=False)
     _by_id: dict[str, Task] | None = field(default=None, repr=False)
 

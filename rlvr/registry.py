@@ -221,7 +221,7 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     grader = make_grader(manifest.grader.kind, options)
     if hack_policy is not None:  # [grader.options] hack_policy = "report" | "zero" | "penalty"
         grader = AuditedGrader(grader, hack_policy)
-    return Environment(
+    env = Environment(
         name=manifest.name,
         grader=grader,
         load_tasks=_task_loader(manifest, folder, overrides.get("n_tasks")),
@@ -231,6 +231,18 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         source=str(folder / MANIFEST_NAME),
         sandbox=manifest.sandbox,
     )
+    env.describe = _describer(manifest, folder)
+    return env
+
+
+def _describer(manifest: Manifest, folder: Path) -> Callable[[], dict[str, Any]] | None:
+    """The task loader module's `describe(**args)`, when it has one (coverage notes)."""
+    spec = manifest.tasks
+    if spec.loader is None:
+        return None
+    module = _import_object(spec.loader, str(folder / MANIFEST_NAME)).__module__
+    fn = getattr(importlib.import_module(module), "describe", None)
+    return (lambda: fn(**spec.args)) if callable(fn) else None
 
 
 def validate_env_folder(folder: Path | str) -> Environment:

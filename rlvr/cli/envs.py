@@ -54,15 +54,33 @@ def show(
         "first_task_id": tasks[0].id if tasks else None,
         "sandbox_image": (env.sandbox or {}).get("image"),
     }
+    if env.describe is not None:
+        info["coverage"] = env.describe()
     if json_out:
         emit(info)
         return
     console = Console()
+    coverage = info.pop("coverage", None)
     for key, value in info.items():
         console.print(f"[bold]{key}[/]: {value}", highlight=False)
+    if coverage:
+        _print_coverage(console, coverage)
     if tasks:
         console.rule("first prompt")
         console.print(env.format_prompt(tasks[0]), markup=False, highlight=False)
+
+
+def _print_coverage(console: Console, coverage: dict) -> None:
+    """Scalars as `key: value`; lists of {id, reason} as one line per item."""
+    console.rule("coverage")
+    for key, value in coverage.items():
+        if not isinstance(value, list):
+            console.print(f"[bold]{key}[/]: {value}", highlight=False)
+            continue
+        console.print(f"[bold]{key}[/]: {len(value)}", highlight=False)
+        for item in value:
+            line = f"{item['id']}: {item['reason']}" if isinstance(item, dict) else str(item)
+            console.print(f"  {line}", markup=False, highlight=False)
 
 
 @app.command("validate")

@@ -2,6 +2,7 @@
 
 from rlvr.graders import (
     code,  # noqa: F401  (registers "code")
+    function,  # noqa: F401  (registers "function")
     toolcall,  # noqa: F401  (registers "toolcall")
 )
 from rlvr.graders import math as _math  # noqa: F401  (registers "math")

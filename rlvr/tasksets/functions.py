@@ -1,0 +1,108 @@
+"""Tasks of a function-task file rendered for one stack, and what that stack leaves out.
+
+An environment points its `[tasks]` at this loader with the file and the stack:
+
+    [tasks]
+    loader = "rlvr.tasksets.functions:load"
+    args = { path = "humaneval/functions.jsonl", stack = "go", references = "humaneval/go" }
+
+`path` and `references` are relative to the bundled `datasets/` folder (or absolute). Every
+task the stack's translator can express becomes a `Task` whose prompt is the translator's
+rendering (or the source's own prompt for that stack), whose `reference` is the stack's
+reference (from the task file, or `references/<id>.<ext>` files) and whose `meta["function"]`
+holds the language-neutral task for the function grader. `describe()` lists the rest, with the
+translator's reason, for `rlvr envs show`.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from rlvr.functions.task import FunctionTask, read_function_tasks
+from rlvr.functions.translator import load_translator
+from rlvr.types import Task
+
+
+def datasets_dir() -> Path:
+    """The bundled `datasets/` folder: the installed copy, or the source tree's."""
+    here = Path(__file__).resolve().parent.parent
+    for cand in (here / "_builtin" / "datasets", here.parent / "datasets"):
+        if cand.is_dir():
+            return cand
+    return here.parent / "datasets"
+
+
+def resolve(path: str) -> Path:
+    p = Path(path)
+    return p if p.is_absolute() else datasets_dir() / p
+
+
+def reference_name(task_id: str) -> str:
+    """File stem of a task's reference: `HumanEval/12` -> `HumanEval_12`."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", task_id)
+
+
+def read_references(folder: str | None, ids: list[str]) -> dict[str, str]:
+    """Reference files `<folder>/<reference_name(id)>.*` by task id (missing ones left out)."""
+    if folder is None:
+        return {}
+    root = resolve(folder)
+    if not root.is_dir():
+        return {}
+    by_stem = {p.stem: p for p in root.iterdir() if p.is_file()}
+    return {i: by_stem[reference_name(i)].read_text("utf-8") for i in ids
+            if reference_name(i) in by_stem}  # fmt: skip
+
+
+def to_task(ftask: FunctionTask, translator: Any, reference: str | None = None) -> Task:
+    """The stack's `Task` for a function task (the translator must support it)."""
+    stack = translator.STACK
+    return Task(
+        id=ftask.id,
+        prompt=translator.prompt(ftask),
+        reference=reference or ftask.references.get(stack),
+        entry_point=translator.entry_name(ftask),
+        meta={
+            "function": ftask.model_dump(mode="json", exclude_defaults=True),
+            "judge": "function",
+            "stack": stack,
+            "difficulty": ftask.difficulty,
+            "tags": list(ftask.tags),
+            "n_cases": len(ftask.cases),
+        },
+    )
+
+
+def _split(path: str, stack: str) -> tuple[Any, list[FunctionTask], list[dict[str, str]]]:
+    translator = load_translator(stack)
+    kept, left = [], []
+    for ft in read_function_tasks(resolve(path)):
+        why = translator.unsupported(ft)
+        if why:
+            left.append({"id": ft.id, "reason": why})
+        else:
+            kept.append(ft)
+    return translator, kept, left
+
+
+def load(path: str, stack: str, references: str | None = None) -> list[Task]:
+    """Every task of `path` that `stack` can express, rendered for it."""
+    translator, kept, _ = _split(path, stack)
+    refs = read_references(references, [ft.id for ft in kept])
+    return [to_task(ft, translator, refs.get(ft.id)) for ft in kept]
+
+
+def describe(path: str, stack: str, references: str | None = None) -> dict[str, Any]:
+    """Coverage for `rlvr envs show`: kept, untranslated (with reasons), missing references."""
+    _, kept, left = _split(path, stack)
+    refs = read_references(references, [ft.id for ft in kept])
+    no_ref = [ft.id for ft in kept if ft.id not in refs and stack not in ft.references]
+    return {
+        "judge": f"function (driver in the sandbox, host-side comparison; stack {stack})",
+        "n_source_tasks": len(kept) + len(left),
+        "n_translated": len(kept),
+        "untranslated": left,
+        "missing_references": no_ref,
+    }
