@@ -49,6 +49,22 @@ def test_static_cache_sampler_gives_the_plain_greedy_tokens_and_log_probs(
         assert torch.allclose(torch.tensor(b.logprobs), torch.tensor(a.logprobs), atol=1e-4)
 
 
+def test_the_static_cache_is_reused_and_reset_between_calls(
+    policies: tuple[HFPolicy, HFPolicy],
+) -> None:
+    plain, fast = policies
+    greedy = SamplingConfig(temperature=0.0, max_new_tokens=16)
+    other = ["What is 4 + 4?", "Name a prime."]
+    fast.sample(["What is 2 + 2?", "Name a colour."], 1, greedy)
+    first = fast._kv
+    got = fast.sample(other, 1, greedy)  # same rows and bucket: the same cache, reset
+    assert fast._kv is not None and first is not None and fast._kv[1] is first[1]
+    want = plain.sample(other, 1, greedy)
+    assert [g[0].token_ids for g in got] == [g[0].token_ids for g in want]
+    fast.sample(other, 3, greedy)  # another shape: a new cache replaces the old
+    assert fast._kv[0] != first[0]
+
+
 def test_static_cache_sampler_stops_at_eos_and_stop_strings(
     policies: tuple[HFPolicy, HFPolicy],
 ) -> None:

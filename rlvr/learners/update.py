@@ -25,17 +25,28 @@ ExtraLoss = Callable[[TokenBatch, "torch.Tensor | None"], tuple[Tensor, dict[str
 
 @dataclass
 class UpdateStats:
-    """Sums over micro-batches and updates; `row()` gives the step's means."""
+    """Sums over micro-batches and updates; `row()` gives the step's means.
 
-    sums: dict[str, float] = field(default_factory=dict)
-    counts: dict[str, float] = field(default_factory=dict)
+    Values may be detached tensors: they are summed where they live and read once in `row()`,
+    so a GPU update does not wait for the host after every micro-batch.
+    """
 
-    def add(self, name: str, value: float, weight: float = 1.0) -> None:
+    sums: dict[str, float | Tensor] = field(default_factory=dict)
+    counts: dict[str, float | Tensor] = field(default_factory=dict)
+
+    def add(self, name: str, value: float | Tensor, weight: float | Tensor = 1.0) -> None:
+        if isinstance(value, Tensor):
+            value = value.detach()
         self.sums[name] = self.sums.get(name, 0.0) + value * weight
         self.counts[name] = self.counts.get(name, 0.0) + weight
 
     def row(self) -> dict[str, float]:
-        return {k: self.sums[k] / self.counts[k] for k in self.sums if self.counts[k] > 0}
+        out = {}
+        for k, total in self.sums.items():
+            count = float(self.counts[k])
+            if count > 0:
+                out[k] = float(total) / count
+        return out
 
 
 def _agg(x: Tensor, mask: Tensor, cfg: LearnerConfig) -> Tensor:
@@ -65,12 +76,12 @@ def micro_loss(
     )
     pg = _agg(per_token, mask, cfg)
     loss = pg
-    n_tok = float(mask.sum())
+    n_tok = mask.sum()
     if cfg.beta > 0 and mb.ref_logp is not None:
         kl = _agg(kl_per_token(out.logp, mb.ref_logp, cfg.kl_estimator, mask), mask, cfg)
         if kl_in_loss:
             loss = loss + cfg.beta * kl
-        stats.add("kl", kl.item(), n_tok)
+        stats.add("kl", kl, n_tok)
     assert out.entropy is not None
     ent = _agg(out.entropy, mask, cfg)
     if cfg.entropy_coef:
@@ -79,12 +90,13 @@ def micro_loss(
         ratio = importance_ratio(out.logp, mb.old_logp, mask)
         low, high = clip_fractions(ratio, mb.advantages, mask, cfg.clip_low, cfg.clip_high)
         log_ratio = torch.where(mask, out.logp - mb.old_logp, torch.zeros_like(out.logp))
-        approx_kl = (log_ratio.exp() - 1 - log_ratio)[mask].mean() if n_tok else ratio.new_zeros(())
-    stats.add("policy_loss", pg.item(), n_tok)
-    stats.add("entropy", ent.item(), n_tok)
-    stats.add("clip_frac_low", float(low), n_tok)
-    stats.add("clip_frac_high", float(high), n_tok)
-    stats.add("approx_kl", float(approx_kl), n_tok)
+        # masked positions hold exp(0) - 1 - 0 = 0: sum / count is the mean over valid tokens
+        approx_kl = (log_ratio.exp() - 1 - log_ratio).sum() / n_tok.clamp(min=1)
+    stats.add("policy_loss", pg, n_tok)
+    stats.add("entropy", ent, n_tok)
+    stats.add("clip_frac_low", low, n_tok)
+    stats.add("clip_frac_high", high, n_tok)
+    stats.add("approx_kl", approx_kl, n_tok)
     return loss, out.hidden
 
 
