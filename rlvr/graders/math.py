@@ -24,22 +24,25 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
 from rlvr.graders.bounded import JobResult, PoolError, shared_pool
+from rlvr.graders.math_choice import choice_letter, grade_choice
 from rlvr.graders.math_exact import compare_rationals, plain_number
-from rlvr.graders.math_extract import Extraction, extract_answers
+from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
 from rlvr.graders.math_guard import Limits
-from rlvr.graders.math_normalize import normalize
+from rlvr.graders.math_normalize import has_percent, normalize
+from rlvr.graders.math_rules import Rules
 from rlvr.types import Flag, Task, Verdict
 
 MAX_CANDIDATES = 8
 _DETAIL_CHARS = 300
 _WORKER_MODULES = ("rlvr.graders.math_worker",)
+_IDENTICAL = "identical to the gold"
 
 
 class MathOptions(BaseModel):
@@ -62,10 +65,35 @@ class MathOptions(BaseModel):
         None, ge=1, description="Worker processes (default: CPU count, 2 to 8)."
     )
     memory_mb: int | None = Field(2048, ge=256, description="Address-space cap per worker.")
+    percent: Literal["number", "fraction", "either"] = Field(
+        "number",
+        description="'number': 10% is 10; 'fraction': 10% is 0.1; 'either': a percentage on "
+        "one side matches the number or the fraction on the other.",
+    )
+    decimal_digits: int = Field(
+        6,
+        ge=1,
+        description="A decimal with at least this many significant digits may round the other "
+        "side to its last place (0.0666668 for 0.066666793); fewer must agree to 1e-9.",
+    )
+    multiple_choice: bool = Field(
+        True, description="When the gold is a choice letter (A-J), read '(C)', 'C.', 'C) 42'."
+    )
+    strip_units: bool = Field(True, description="Drop unit words after a number (5 cm is 5).")
+    positive_symbols: bool = Field(
+        True, description="Treat letters as positive reals (sqrt(1/n) is 1/sqrt(n))."
+    )
 
     @property
     def limits(self) -> Limits:
         return Limits(max_digits=self.max_digits, max_degree=self.max_degree)
+
+    @property
+    def rules(self) -> Rules:
+        return Rules(decimal_digits=self.decimal_digits, positive_symbols=self.positive_symbols)
+
+
+Forms = tuple[str, ...]  # the normalised readings of one candidate; any one may match
 
 
 @dataclass(slots=True)
@@ -73,12 +101,27 @@ class _Prepared:
     """One completion after extraction and normalisation, before any comparison."""
 
     extraction: Extraction
-    normalized: tuple[str, ...] = ()
+    forms: tuple[Forms, ...] = ()
+    joined: Forms | None = None
     early: Verdict | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def key(self) -> tuple[tuple[Forms, ...], Forms | None]:
+        return self.forms, self.joined
 
-def _remote(common: tuple[str, Limits], item: tuple[str, ...] | None) -> dict[str, Any]:
+
+@dataclass(frozen=True, slots=True)
+class _Gold:
+    """The gold, read once per group."""
+
+    norm: str
+    percent: bool
+    plain: tuple | None
+    letter: str | None
+
+
+def _remote(common: tuple[str, Limits, Rules], item: Any) -> dict[str, Any]:
     """Runs in the worker; imported lazily so the grading thread never loads sympy."""
     from rlvr.graders.math_worker import check_candidates
 
@@ -120,27 +163,36 @@ class MathGrader:
             reason = f"the math grader failed: {type(exc).__name__}: {exc}"
             return [Verdict.error("grader_error", reason) for _ in answers]
 
+    def _read_gold(self, gold: Any) -> _Gold:
+        opts = self.options
+        text = gold_answer(str(gold))
+        norm = normalize(text, opts.percent == "fraction", opts.strip_units)
+        letter = choice_letter(norm) if opts.multiple_choice else None
+        return _Gold(norm, has_percent(text), plain_number(norm), letter)
+
     def _grade(self, gold: Any, answers: list[str], bare: bool) -> list[Verdict]:
         start = time.perf_counter()
         if gold is None or not str(gold).strip():
             return [Verdict.error("grader_error", "the task has no gold answer") for _ in answers]
-        gold_norm = normalize(str(gold))
-        prepared = [self._prepare(a, bare) for a in answers]
+        g = self._read_gold(gold)
+        if g.letter is not None:
+            fallback = self.options.fallback_last_number
+            return [grade_choice(g.letter, a, fallback, g.norm) for a in answers]
+        prepared = [self._prepare(a, bare, g) for a in answers]
         for p in prepared:
-            p.details["gold_normalized"] = _clip(gold_norm)
-        gold_plain = plain_number(gold_norm)
+            p.details["gold_normalized"] = _clip(g.norm)
         verdicts: list[Verdict | None] = [p.early for p in prepared]
         remote: list[int] = []
         for i, p in enumerate(prepared):
             if verdicts[i] is not None:
                 continue
-            fast = self._fast(gold_plain, p) if gold_plain is not None else None
+            fast = self._fast(g, p)
             if fast is not None:
                 verdicts[i] = fast
             else:
                 remote.append(i)
-        if gold_plain is None or remote:
-            self._run_remote(gold_norm, gold_plain is None, prepared, remote, verdicts)
+        if g.plain is None or remote:
+            self._run_remote(g.norm, g.plain is None, prepared, remote, verdicts)
         elapsed = time.perf_counter() - start
         return [
             v if v.duration_s is not None else v.model_copy(update={"duration_s": elapsed})
@@ -148,7 +200,16 @@ class MathGrader:
             if v is not None
         ]
 
-    def _prepare(self, completion: str, bare: bool) -> _Prepared:
+    def _forms(self, candidate: str, gold: _Gold) -> Forms:
+        opts = self.options
+        norm = normalize(candidate, opts.percent == "fraction", opts.strip_units)
+        if opts.percent != "either" or has_percent(candidate) == gold.percent:
+            return (norm,)
+        if has_percent(candidate):
+            return (norm, f"\\frac{{{norm}}}{{100}}")
+        return (norm, f"100 \\cdot ({norm})")
+
+    def _prepare(self, completion: str, bare: bool, gold: _Gold) -> _Prepared:
         opts = self.options
         ext = extract_answers(completion, opts.fallback_last_number)
         if bare and ext.source == "none" and _is_bare(completion):
@@ -161,19 +222,25 @@ class MathGrader:
         if early is not None:
             p.early = Verdict.reject(early, details=p.details, duration_s=0.0)
             return p
-        p.normalized = tuple(dict.fromkeys(normalize(c) for c in ext.candidates))
-        p.details["answer_normalized"] = [_clip(n) for n in p.normalized]
+        p.forms = tuple(dict.fromkeys(self._forms(c, gold) for c in ext.candidates))
+        p.joined = self._forms(ext.joined, gold) if ext.joined else None
+        p.details["answer_normalized"] = [_clip(f[0]) for f in p.forms]
         return p
 
-    def _fast(self, gold: tuple, p: _Prepared) -> Verdict | None:
+    def _fast(self, gold: _Gold, p: _Prepared) -> Verdict | None:
         """Compare plain numbers in this thread; None when any candidate needs the worker."""
         start = time.perf_counter()
-        values = [plain_number(n) for n in p.normalized]
-        if any(v is None for v in values):
+        if all(f == (gold.norm,) for f in p.forms):
+            passed, reason = True, _IDENTICAL
+        elif gold.plain is None:
             return None
-        results = [compare_rationals(gold[0], v[0], gold[1] or v[1]) for v in values if v]
-        passed = all(ok for ok, _ in results)
-        reason = results[0][1] if len(results) == 1 else _several(p, results, passed)
+        else:
+            per_candidate = [self._plain_match(gold.plain, forms) for forms in p.forms]
+            if any(r is None for r in per_candidate):
+                return None
+            results = [r for r in per_candidate if r is not None]
+            passed = all(ok for ok, _ in results)
+            reason = results[0][1] if len(results) == 1 else _several(p, results, passed)
         details = {**p.details, "path": "fast"}
         return Verdict.score(
             1.0 if passed else 0.0,
@@ -182,6 +249,18 @@ class MathGrader:
             details=details,
             duration_s=time.perf_counter() - start,
         )
+
+    def _plain_match(self, gold: tuple, forms: Forms) -> tuple[bool, str] | None:
+        values = [plain_number(f) for f in forms]
+        if any(v is None for v in values):
+            return None
+        digits = self.options.decimal_digits
+        results = []
+        for v in values:
+            assert v is not None
+            sides = ("g" if gold[1] else "") + ("a" if v[1] else "")
+            results.append(compare_rationals(gold[0], v[0], gold[1] or v[1], digits, sides))
+        return next((r for r in results if r[0]), results[0])
 
     def _run_remote(
         self,
@@ -192,13 +271,12 @@ class MathGrader:
         verdicts: list[Verdict | None],
     ) -> None:
         opts = self.options
-        keys = list(dict.fromkeys(prepared[i].normalized for i in remote))
-        items: list[tuple[str, ...] | None] = ([None] if check_gold else []) + list(keys)
+        keys = list(dict.fromkeys(prepared[i].key for i in remote))
+        items: list[Any] = ([None] if check_gold else []) + list(keys)
         try:
             pool = shared_pool(_WORKER_MODULES, opts.workers, opts.memory_mb)
-            results = pool.run_batch(
-                _remote, (gold_norm, opts.limits), items, timeout_s=opts.timeout_s
-            )
+            common = (gold_norm, opts.limits, opts.rules)
+            results = pool.run_batch(_remote, common, items, timeout_s=opts.timeout_s)
         except PoolError as exc:
             for i in range(len(verdicts)):
                 if verdicts[i] is None or check_gold:
@@ -210,12 +288,13 @@ class MathGrader:
             gold_problem = _gold_problem(results[0], opts.timeout_s)
             if gold_problem is not None:
                 for i, p in enumerate(prepared):
-                    verdicts[i] = gold_problem.model_copy(update={"details": p.details})
+                    if verdicts[i] is None or verdicts[i].reason != _IDENTICAL:  # type: ignore[union-attr]
+                        verdicts[i] = gold_problem.model_copy(update={"details": p.details})
                 return
             results = results[1:]
         by_key = dict(zip(keys, results, strict=True))
         for i in remote:
-            verdicts[i] = _verdict(by_key[prepared[i].normalized], prepared[i], opts.timeout_s)
+            verdicts[i] = _verdict(by_key[prepared[i].key], prepared[i], opts.timeout_s)
 
 
 def _is_bare(text: str) -> bool:
@@ -240,7 +319,7 @@ def _early_reject(ext: Extraction, opts: MathOptions) -> str | None:
 def _several(p: _Prepared, results: list[tuple[bool, str]], passed: bool) -> str:
     if passed:
         return f"all {len(results)} final answers are equivalent to the gold"
-    shown = ", ".join(f"'{n}'" for n in p.normalized[:5])
+    shown = ", ".join(f"'{f[0]}'" for f in p.forms[:5])
     wrong = next(r for ok, r in results if not ok)
     return (
         f"several different final answers ({len(results)}: {shown}); give exactly one. "

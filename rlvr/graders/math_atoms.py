@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from rlvr.graders.math_calculus import parse_big_operator, parse_limit
 from rlvr.graders.math_parse import _CLOSERS, _CONSTS, _MATRIX_ENVS, FUNCS, GREEK, Node, ParseError
 
 if TYPE_CHECKING:
@@ -69,6 +70,10 @@ def _command(p: Parser) -> Node:
     if name in FUNCS:
         return _function(p, name)
     p.take()
+    if name in ("sum", "prod"):
+        return parse_big_operator(p, name)
+    if name == "lim":
+        return parse_limit(p)
     if name == "frac":
         return Node("frac", (latex_arg(p), latex_arg(p)))
     if name == "binom":
@@ -229,3 +234,15 @@ def _matrix(p: Parser) -> Node:
     if not rows or len({len(r.kids) for r in rows}) != 1:
         raise ParseError("matrix rows have different lengths")
     return Node("matrix", tuple(rows))
+
+
+def base_number(p: Parser, node: Node) -> Node:
+    """`204_5` (after the `_`): a numeral in base 2-36, read as its value (54)."""
+    digits = str(node.value[0].numerator) if not node.value[1] else ""
+    base_text = parse_subscript(p)
+    if not digits or not base_text.isdigit() or not 2 <= int(base_text) <= 36:
+        raise ParseError(f"{digits or 'a decimal'}_{base_text} is not a numeral in a base 2-36")
+    try:
+        return Node("num", value=(Fraction(int(digits, int(base_text))), False))
+    except ValueError:
+        raise ParseError(f"{digits} has a digit that base {base_text} does not have") from None

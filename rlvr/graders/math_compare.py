@@ -25,13 +25,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sympy
 
-from rlvr.graders.math_exact import compare_rationals
+from rlvr.graders.math_exact import compare_rationals, rounds
 from rlvr.graders.math_guard import render, size_digits
 from rlvr.graders.math_parse import Node
+from rlvr.graders.math_relations import name_of
+from rlvr.graders.math_rules import Rules
 from rlvr.graders.math_values import assigned, has_decimal, rational, to_sympy
+
+_DEFAULT = Rules()
 
 DECIMAL_TOL = sympy.Float("1e-9", 60)
 DIFFERENT_REL_TOL = sympy.Float("1e-20", 60)
@@ -67,31 +72,31 @@ def _no(reason: str) -> Outcome:
 _YES = Outcome(True, "equivalent to the gold")
 
 
-def equal(gold: Node, ans: Node) -> Outcome:
+def equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
     """Whether the answer value `ans` equals the gold value `gold` (both from `to_value`)."""
     if gold == ans:
         return _YES
     if gold.kind == "eq" or ans.kind == "eq":
-        return _equations(gold, ans)
+        return _equations(gold, ans, rules)
     if ans.kind == "set" and gold.kind != "set":
-        return _one_against_many(gold, ans)
+        return _one_against_many(gold, ans, rules)
     if gold.kind == "set" and ans.kind != "set":
         if len(gold.kids) == 1:
-            return equal(gold.kids[0], ans)
+            return equal(gold.kids[0], ans, rules)
         return _no(f"the gold has {len(gold.kids)} values but the answer gives one")
     if gold.kind != ans.kind:
         return _no(
             f"the answer is {_KIND_NAMES[ans.kind]} but the gold is {_KIND_NAMES[gold.kind]}"
         )
     if gold.kind == "scalar":
-        return scalars_equal(gold.kids[0], ans.kids[0])
+        return scalars_equal(gold.kids[0], ans.kids[0], rules)
     if gold.kind == "text":
         return _YES if gold.value == ans.value else _no(f"{ans.value!r} is not {gold.value!r}")
     if gold.kind == "set":
-        return _sets(gold, ans)
+        return _sets(gold, ans, rules)
     if gold.kind in ("seq", "rel") and gold.value != ans.value:
         return _no(f"the answer's form {_brackets(ans)} differs from the gold's {_brackets(gold)}")
-    return _ordered(gold.kids, ans.kids)
+    return _ordered(gold.kids, ans.kids, rules)
 
 
 def _brackets(value: Node) -> str:
@@ -100,23 +105,23 @@ def _brackets(value: Node) -> str:
     return " ".join(value.value)
 
 
-def _ordered(gold: tuple[Node, ...], ans: tuple[Node, ...]) -> Outcome:
+def _ordered(gold: tuple[Node, ...], ans: tuple[Node, ...], rules: Rules) -> Outcome:
     if len(gold) != len(ans):
         return _no(f"the answer has {len(ans)} entries but the gold has {len(gold)}")
     for i, (g, a) in enumerate(zip(gold, ans, strict=True)):
-        out = equal(g, a)
+        out = equal(g, a, rules)
         if not out.equal:
             return _no(f"entry {i + 1}: {out.reason}")
     return _YES
 
 
-def _one_against_many(gold: Node, ans: Node) -> Outcome:
+def _one_against_many(gold: Node, ans: Node, rules: Rules) -> Outcome:
     if not ans.kids:
         return _no("the answer is an empty collection")
     if len(ans.kids) > MAX_ITEMS:
         return _no(f"the answer offers more than {MAX_ITEMS} values")
     for item in ans.kids:
-        out = equal(gold, item)
+        out = equal(gold, item, rules)
         if not out.equal:
             if len(ans.kids) == 1:
                 return out
@@ -124,19 +129,19 @@ def _one_against_many(gold: Node, ans: Node) -> Outcome:
     return _YES
 
 
-def _sets(gold: Node, ans: Node) -> Outcome:
+def _sets(gold: Node, ans: Node, rules: Rules) -> Outcome:
     if max(len(gold.kids), len(ans.kids)) > MAX_ITEMS:
         return _no(f"collections of more than {MAX_ITEMS} values are not compared")
     for g in gold.kids:
-        if not any(equal(g, a).equal for a in ans.kids):
+        if not any(equal(g, a, rules).equal for a in ans.kids):
             return _no(f"the gold's value {_show(g)} is missing from the answer")
     for a in ans.kids:
-        if not any(equal(g, a).equal for g in gold.kids):
+        if not any(equal(g, a, rules).equal for g in gold.kids):
             return _no(f"the answer's value {_show(a)} is not in the gold")
     return _YES
 
 
-def _equations(gold: Node, ans: Node) -> Outcome:
+def _equations(gold: Node, ans: Node, rules: Rules) -> Outcome:
     if gold.kind == "eq" and ans.kind == "eq":
         g_val, a_val = assigned(gold), assigned(ans)
         if g_val is not None and a_val is not None:
@@ -144,32 +149,30 @@ def _equations(gold: Node, ans: Node) -> Outcome:
                 return _no(
                     f"the answer solves for {_lhs_name(ans)}, the gold for {_lhs_name(gold)}"
                 )
-            return equal(g_val, a_val)
+            return equal(g_val, a_val, rules)
         if all(side.kind == "scalar" for side in (*gold.kids, *ans.kids)):
-            return _proportional(gold, ans)
-        return _ordered(gold.kids, ans.kids)
+            return _proportional(gold, ans, rules)
+        return _ordered(gold.kids, ans.kids, rules)
     if ans.kind == "eq":
         value = assigned(ans)
         if value is None:
             return _no("the answer is an equation that does not state a value")
-        return equal(gold, value)
+        return equal(gold, value, rules)
     value = assigned(gold)
     if value is None:
         return _no("the gold is an equation; the answer must be an equivalent equation")
-    return equal(value, ans)
+    return equal(value, ans, rules)
 
 
 def _lhs_name(eq: Node) -> str:
-    for side in eq.kids:
-        if side.kind == "scalar" and side.kids[0].kind == "sym":
-            return str(side.kids[0].value)
-    return "?"
+    return name_of(eq)
 
 
-def _proportional(gold: Node, ans: Node) -> Outcome:
+def _proportional(gold: Node, ans: Node, rules: Rules) -> Outcome:
     """Equations are equivalent when (lhs - rhs) of one is a nonzero constant times the other's."""
-    g = to_sympy(gold.kids[0].kids[0]) - to_sympy(gold.kids[1].kids[0])
-    a = to_sympy(ans.kids[0].kids[0]) - to_sympy(ans.kids[1].kids[0])
+    pos = rules.positive_symbols
+    g = to_sympy(gold.kids[0].kids[0], pos) - to_sympy(gold.kids[1].kids[0], pos)
+    a = to_sympy(ans.kids[0].kids[0], pos) - to_sympy(ans.kids[1].kids[0], pos)
     if a == 0 or g == 0:
         return _YES if a == g else _no("one equation is an identity and the other is not")
     ratio = sympy.simplify(g / a)
@@ -183,15 +186,19 @@ def _show(value: Node) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def scalars_equal(gold: Node, ans: Node) -> Outcome:
+def scalars_equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
     """Exact rationals first, then sympy; decimals get the stated relative tolerance."""
-    decimal = has_decimal(gold) or has_decimal(ans)
+    sides = ("g" if has_decimal(gold) else "") + ("a" if has_decimal(ans) else "")
+    decimal = bool(sides)
     g_q, a_q = rational(gold), rational(ans)
     if g_q is not None and a_q is not None:
-        return Outcome(*compare_rationals(g_q, a_q, decimal))
-    g, a = to_sympy(gold), to_sympy(ans)
-    if g == a:
+        return Outcome(*compare_rationals(g_q, a_q, decimal, rules.decimal_digits, sides))
+    g, a = to_sympy(gold, rules.positive_symbols), to_sympy(ans, rules.positive_symbols)
+    if g == a and not g.has(sympy.zoo, sympy.nan):
         return _YES
+    rounded = _rounded(gold, ans, g, a, rules.decimal_digits)
+    if rounded is not None:
+        return rounded
     for side, label in ((a, "answer"), (g, "gold")):
         if side.has(sympy.zoo, sympy.nan):
             return _no(f"the {label} is undefined (division by zero or similar)")
@@ -201,7 +208,8 @@ def scalars_equal(gold: Node, ans: Node) -> Outcome:
     if decimal:
         digits = BASE_DIGITS
     symbols = sorted(g.free_symbols | a.free_symbols, key=str)
-    points = [_point(symbols, p) for p in _SAMPLE_POINTS] if symbols else [None]
+    points = [_point(symbols, p, rules.positive_symbols) for p in _SAMPLE_POINTS] or [None]
+    points = points if symbols else [None]
     found = [_numeric(g, a, digits, decimal, subs) for subs in points]
     if "different" in found:
         where = " (checked at sample points)" if symbols else ""
@@ -214,8 +222,28 @@ def scalars_equal(gold: Node, ans: Node) -> Outcome:
     return _YES if sympy.simplify(g - a) == 0 else _no(f"{_short(a)} is not {_short(g)}")
 
 
-def _point(symbols: list[sympy.Symbol], point: tuple[str, ...]) -> dict[sympy.Symbol, sympy.Expr]:
-    return {s: sympy.Rational(point[i % 4]) * (1 + i // 4) for i, s in enumerate(symbols)}
+def _point(
+    symbols: list[sympy.Symbol], point: tuple[str, ...], positive: bool
+) -> dict[sympy.Symbol, sympy.Expr]:
+    values = [sympy.Rational(point[i % 4]) * (1 + i // 4) for i in range(len(symbols))]
+    return {s: abs(v) if positive else v for s, v in zip(symbols, values, strict=True)}
+
+
+def _rounded(gold: Node, ans: Node, g: sympy.Expr, a: sympy.Expr, digits: int) -> Outcome | None:
+    """A lone decimal on one side that rounds the other (a constant) to its last place."""
+    for dec_node, other, label in ((ans, g, "answer"), (gold, a, "gold")):
+        if dec_node.kind != "num" or not dec_node.value[1] or other.free_symbols:
+            continue
+        try:
+            value = other.evalf(40)
+            if not value.is_real or not value.is_finite:
+                return None
+            other_q = Fraction(str(sympy.Float(value, 40)))
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        if rounds(dec_node.value[0], other_q, digits):
+            return Outcome(True, f"the {label}'s decimal rounds the other side to its last place")
+    return None
 
 
 def _numeric(

@@ -45,16 +45,48 @@ def plain_number(text: str) -> tuple[Fraction, bool] | None:
     return sign * Fraction(int(num), int(den)), False
 
 
-def compare_rationals(gold: Fraction, ans: Fraction, decimal: bool) -> tuple[bool, str]:
-    """The exact test, widened to the decimal rule when either side was written as a decimal.
+def places(value: Fraction) -> tuple[int, int] | None:
+    """(digits after the point, significant digits) of a terminating decimal, else None."""
+    den, twos, fives = value.denominator, 0, 0
+    while den % 2 == 0:
+        den, twos = den // 2, twos + 1
+    while den % 5 == 0:
+        den, fives = den // 5, fives + 1
+    if den != 1 or max(twos, fives) > 400:
+        return None
+    k = max(twos, fives)
+    digits = str(abs((value * 10**k).numerator))
+    return k, len(digits)
 
-    Decimal rule: |answer - gold| <= 1e-9 * |gold| (a zero gold needs an exact zero).
+
+def rounds(decimal: Fraction, other: Fraction, min_digits: int) -> bool:
+    """Is `decimal` (with at least `min_digits` significant digits) `other` rounded to
+    its last place? `0.0666668` for 0.066666793; `3.14159` for pi; never `0.333` for 1/3."""
+    shape = places(decimal)
+    if shape is None or shape[1] < min_digits:
+        return False
+    return abs(decimal - other) <= Fraction(1, 2 * 10 ** shape[0])
+
+
+def compare_rationals(
+    gold: Fraction, ans: Fraction, decimal: bool, min_digits: int = 6, sides: str = "ga"
+) -> tuple[bool, str]:
+    """The exact test, widened to the decimal rules when either side was written as a decimal.
+
+    Decimal rules: |answer - gold| <= 1e-9 * |gold| (a zero gold needs an exact zero), or the
+    decimal side (`sides` names which were written as decimals) rounds the other to its last
+    place with at least `min_digits` significant digits.
     """
     if gold == ans:
         return True, "equivalent to the gold"
     if decimal and gold != 0 and abs(ans - gold) <= DECIMAL_REL_TOL * abs(gold):
         return True, "equal within the 1e-9 relative tolerance for decimals"
-    rule = " (decimals must agree to 1e-9 relative)" if decimal else ""
+    if decimal and (
+        ("a" in sides and rounds(ans, gold, min_digits))
+        or ("g" in sides and rounds(gold, ans, min_digits))
+    ):
+        return True, f"the decimal rounds the other side (at least {min_digits} digits)"
+    rule = f" (decimals must agree to 1e-9 relative or to {min_digits} digits)" if decimal else ""
     return False, f"{_fmt(ans)} is not {_fmt(gold)}{rule}"
 
 

@@ -1,17 +1,22 @@
-"""Find the final answer in a completion.
+"""Find the final answer in a completion (or in a gold written as a worked solution).
 
-Sources, first match wins (graders/math/README.md is the reference):
+Sources (graders/math/README.md is the reference):
 
-1. `\\boxed{...}` / `\\fbox{...}` (nested braces allowed) - every box in the completion;
+1. `\\boxed{...}` / `\\fbox{...}` (nested braces allowed) - every box in the completion, unless
+   a "final answer" statement comes after the last box (the model's last word wins);
 2. GSM8K `#### x` lines;
-3. `Answer: x` / `Final answer: x` lines and "the (final) answer is x" phrases;
+3. `Answer: x` / `Final answer: x` lines and "the (final) answer is x" phrases (also in French,
+   Spanish, German and Chinese), trimmed of trailing prose ("I hope it is correct");
 4. the whole completion, when it is one short line of mathematics (`x = 2`, `\\frac{1}{2}`);
-5. the last number in the text, when `fallback_last_number` is on.
+5. with `fallback_last_number`: the last math span (`$...$`, `\\(...\\)`, `\\[...\\]`) or the
+   last number, whichever ends later.
 
 Every candidate of the winning source is kept, so that a completion offering several different
-final answers (`\\boxed{2}` ... `\\boxed{3}`) can be rejected rather than graded on whichever
-came last. The scans are linear in the completion's length: a 100 kB completion costs
-milliseconds, and nested boxes are not rescanned.
+final answers can be rejected rather than graded on whichever came last. Boxes separated only
+by joining words (`\\boxed{1}, \\boxed{2} and \\boxed{3}`) are also offered `joined` as one
+collection: the grader uses that form only when the gold itself has several members, so a
+hedge (`\\boxed{12} ... or maybe \\boxed{10}`) is never joined. Scans are linear in the
+completion's length.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Literal
 
 from rlvr.graders.math_normalize import matching_brace
 
-Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_number", "none"]
+Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_number", "none"]
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*?)[ \t]*$", re.MULTILINE)
@@ -31,15 +36,34 @@ _ANSWER_LINE_RE = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(
-    r"\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)", re.IGNORECASE
+    r"\bthe[ \t]+(?:final[ \t]+|correct[ \t]+)?(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
+    r"([^\n]+)"
+    r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*([^\n]+)"
+    r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*([^\n]+)"
+    r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*([^\n]+)"
+    r"|(?:最终)?答案(?:是|为|：|:)[ \t]*([^\n]+)",
+    re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?")
+_SPAN_RE = re.compile(
+    r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$", re.DOTALL
+)
 _COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _LONE_WORDS = frozenset(
     "or and pi sin cos tan cot sec csc log ln exp sqrt inf oo".split()  # noqa: SIM905
 )
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
+_SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
+_PROSE_END_RE = re.compile(r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n", re.IGNORECASE)
+_LEAD_RE = re.compile(r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I)
+_JOIN_DENY_RE = re.compile(
+    r"\b(?:or|maybe|perhaps|possibly|alternatively|either|wait|actually|instead|but|however|"
+    r"hmm|no|not|wrong|incorrect|mistake|check|recheck|guess|probably|likely|might|could|"
+    r"then|else|otherwise|if|ou|oder|o|或)\b|[?]",
+    re.IGNORECASE,
+)
+_JOIN_MAX_GAP = 80
 _LONE_MAX_CHARS = 200
 
 
@@ -50,6 +74,7 @@ class Extraction:
     candidates: tuple[str, ...]
     source: Source
     hedged: bool = False
+    joined: str | None = None
 
     @property
     def answer(self) -> str | None:
@@ -57,9 +82,9 @@ class Extraction:
         return self.candidates[-1] if self.candidates else None
 
 
-def boxed_contents(text: str) -> list[str]:
-    """Contents of every top-level `\\boxed{}`/`\\fbox{}`, in order; an unclosed box is ignored."""
-    found: list[str] = []
+def _boxes(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, content) of every top-level box, in order; an unclosed box is ignored."""
+    found: list[tuple[int, int, str]] = []
     pos = 0
     while True:
         m = _BOX_RE.search(text, pos)
@@ -70,13 +95,18 @@ def boxed_contents(text: str) -> list[str]:
             close = matching_brace(text, start)
             if close < 0:
                 return found  # truncated completion: the box never closed
-            found.append(text[start + 1 : close].strip())
+            found.append((m.start(), close + 1, text[start + 1 : close].strip()))
             pos = close + 1
         else:
             token = re.match(r"[^\s$]+", text[start : start + 200])
             if token:
-                found.append(token.group(0))
+                found.append((m.start(), start + token.end(), token.group(0)))
             pos = start + 1
+
+
+def boxed_contents(text: str) -> list[str]:
+    """Contents of every top-level `\\boxed{}`/`\\fbox{}`, in order; an unclosed box is ignored."""
+    return [content for _, _, content in _boxes(text)]
 
 
 def _strip_wrapping(answer: str) -> str:
@@ -86,10 +116,53 @@ def _strip_wrapping(answer: str) -> str:
     return answer
 
 
-def _answer_lines(text: str) -> list[str]:
+def from_prose(text: str) -> str:
+    """The answer inside a final-answer sentence: "The largest $n$ is 34. I hope..." -> 34."""
+    text = _LEAD_RE.sub("", text.strip())
+    cut = _PROSE_END_RE.search(text)
+    if cut is not None and cut.start() > 0:
+        text = text[: cut.start()]
+    text = _strip_wrapping(text.strip().rstrip(".,;:!"))
+    if _is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
+        return text
+    spans = list(_SPAN_RE.finditer(text))
+    if spans:
+        between = [text[a.end() : b.start()] for a, b in zip(spans, spans[1:], strict=False)]
+        if len(spans) > 1 and spans[0].start() == 0 and all(_JOINER_RE.fullmatch(g) for g in between):
+            return _SPAN_DELIMS_RE.sub(" ", text[: spans[-1].end()]).strip()
+        last = spans[-1]
+        number = _last_match(_NUMBER_RE, text)
+        if number is None or number.start() < last.end():
+            return _span_text(last)
+        return number.group(0).replace(" ", "")
+    number = _last_match(_NUMBER_RE, text)
+    return number.group(0).replace(" ", "") if number else text
+
+
+_SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
+_JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
+
+
+def _span_text(m: re.Match[str]) -> str:
+    return next(g for g in m.groups() if g is not None).strip()
+
+
+def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    last = None
+    for last in pattern.finditer(text):  # noqa: B007
+        pass
+    return last
+
+
+def _answer_lines(text: str) -> list[tuple[int, str]]:
     hits = [(m.start(), m.group(1)) for m in _ANSWER_LINE_RE.finditer(text)]
-    hits += [(m.start(), m.group(1)) for m in _ANSWER_IS_RE.finditer(text)]
-    return [_strip_wrapping(a) for _, a in sorted(hits) if a.strip()]
+    hits += [(m.start(), next(g for g in m.groups() if g)) for m in _ANSWER_IS_RE.finditer(text)]
+    out: list[tuple[int, str]] = []
+    for start, raw in sorted(hits):
+        answer = from_prose(raw)
+        if answer:
+            out.append((start, answer))
+    return out
 
 
 def _is_lone_answer(text: str) -> bool:
@@ -102,37 +175,81 @@ def _is_lone_answer(text: str) -> bool:
     return all(len(w) == 1 or w.lower() in _LONE_WORDS for w in _WORD_RE.findall(bare))
 
 
-def _last_number(text: str) -> Extraction:
-    last = None
-    for match in _NUMBER_RE.finditer(text):
-        last = match
-    if last is None:
+def _line_of(text: str, start: int, end: int) -> str:
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    return text[line_start : line_end if line_end >= 0 else len(text)]
+
+
+def _last_value(text: str) -> Extraction:
+    """The last math span or the last number, whichever ends later."""
+    span = _last_match(_SPAN_RE, text)
+    number = _last_match(_NUMBER_RE, text)
+    if span is None and number is None:
         return Extraction((), "none")
-    line_start = text.rfind("\n", 0, last.start()) + 1
-    line_end = text.find("\n", last.end())
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
-    hedged = _HEDGE_RE.search(line) is not None
-    return Extraction((last.group(0).replace(" ", ""),), "last_number", hedged)
+    if number is not None and (span is None or number.start() >= span.end()):
+        hedged = _HEDGE_RE.search(_line_of(text, number.start(), number.end())) is not None
+        return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
+    assert span is not None
+    line = _line_of(text, span.start(), span.end())
+    hedged = _HEDGE_RE.search(_SPAN_RE.sub(" ", line)) is not None
+    content = _span_text(span)
+    return Extraction((content,), "last_math", hedged) if content else Extraction((), "none")
 
 
 def _distinct(items: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(i for i in items if i))
 
 
+def _joined(text: str, boxes: list[tuple[int, int, str]]) -> str | None:
+    """The boxes read as one collection, when only joining words separate them."""
+    if len(boxes) < 2:
+        return None
+    for (_, end, _), (start, _, _) in zip(boxes, boxes[1:], strict=False):
+        gap = text[end:start]
+        if len(gap) > _JOIN_MAX_GAP or "\n\n" in gap.strip() or _JOIN_DENY_RE.search(gap):
+            return None
+    return ", ".join(content for _, _, content in boxes)
+
+
 def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
     """All final-answer candidates of the first source that has any."""
-    boxes = _distinct(boxed_contents(completion))
+    text = completion
+    special = _SPECIAL_TOKEN_RE.search(text)
+    if special is not None and special.start() > 0:
+        text = text[: special.start()]
+    boxes = _boxes(text)
+    lines = _answer_lines(text)
+    if boxes and not (lines and lines[-1][0] > boxes[-1][1]):
+        return Extraction(_distinct([c for _, _, c in boxes]), "boxed", joined=_joined(text, boxes))
     if boxes:
-        return Extraction(boxes, "boxed")
-    gsm = _distinct([_strip_wrapping(m.group(1)) for m in _GSM8K_RE.finditer(completion)])
+        return Extraction((lines[-1][1],), "answer_line")
+    gsm = _distinct([_strip_wrapping(m.group(1)) for m in _GSM8K_RE.finditer(text)])
     if gsm:
         return Extraction(gsm, "gsm8k")
-    lines = _distinct(_answer_lines(completion))
     if lines:
-        return Extraction(lines, "answer_line")
-    lone = _strip_wrapping(completion)
+        return Extraction(_distinct([a for _, a in lines]), "answer_line")
+    lone = _strip_wrapping(text)
     if _is_lone_answer(lone):
         return Extraction((lone,), "lone")
     if fallback_last_number:
-        return _last_number(completion)
+        return _last_value(text)
     return Extraction((), "none")
+
+
+def gold_answer(gold: str) -> str:
+    """The answer a gold states: itself, or the boxed / final answer of a worked solution.
+
+    Several boxes in a gold are its members (`\\boxed{1}, \\boxed{2}` is the collection 1, 2).
+    """
+    text = gold.strip()
+    boxes = _distinct(boxed_contents(text))
+    if boxes:
+        return ", ".join(boxes) if len(boxes) > 1 else boxes[0]
+    if "\n" not in text and len(text) <= _LONE_MAX_CHARS and not re.search(r"[.!?]\s+[A-Z]", text):
+        return text
+    lines = _answer_lines(text)
+    if lines:
+        return lines[-1][1]
+    found = _last_value(text)
+    return found.candidates[-1] if found.candidates else text

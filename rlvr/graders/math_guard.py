@@ -276,7 +276,7 @@ def render(node: Node) -> str:
     if k == "num":
         frac, decimal = node.value
         return str(float(frac)) if decimal and abs(frac) < 1e15 else fmt_fraction(frac)
-    if k in ("sym", "const", "text"):
+    if k in ("sym", "const", "text", "sx"):
         return str(node.value)
     if k == "mul":
         parts = [

@@ -53,8 +53,13 @@ _UNICODE_RE = re.compile("|".join(re.escape(k) for k in _UNICODE))
 _LAYOUT_RE = re.compile(
     r"\\(?:left|right)\s*\.|\\(?:displaystyle|textstyle|scriptstyle|limits|nolimits|middle"
     r"|left|right|bigl|bigr|Bigl|Bigr|biggl|biggr|Biggl|Biggr|bigg|Bigg|big|Big|qquad|quad"
-    r"|mathstrut|strut|hfill|phantom\{[^{}]*\})(?![a-zA-Z])|(?<!\\)\\ |~"
+    r"|mathstrut|strut|hfill|phantom\{[^{}]*\})(?![a-zA-Z])|\\q?quad|(?<!\\)\\ |~"
 )
+_DOUBLE_ESCAPED_RE = re.compile(r"(?<!\\)\\\\(?=[a-zA-Z])")
+_NEWLINE_ESCAPE_RE = re.compile(r"\\n(?![a-zA-Z])")
+_SEPARATED_THOUSANDS_RE = re.compile(r"(\d)\s*(?:\{,\s*\}|,)\s*\\!\s*(?=\d{3}(?!\d))")
+_THIN_THOUSANDS_RE = re.compile(r"(\d)\s*\\[,!]\s*(?=\d{3}(?!\d))")
+_SPACED_COMMA_RE = re.compile(r"\{\s*,\s*\}")
 _THIN_SPACE_RE = re.compile(r"(?<!\\)\\[,:;!]")
 _DELIM_RE = re.compile(r"\\\$|\$|\\\(|\\\)|\\\[|\\\]")
 _DECIMAL_COMMA_RE = re.compile(r"\{,\}(?=\d{3}(?!\d))")
@@ -94,8 +99,10 @@ _RENAMES = [
     (re.compile(r"\\geqslant(?![a-zA-Z])"), r"\\ge"),
     (re.compile(r"\\mathbb\s*\{\s*R\s*\}"), r"(-\\infty,\\infty)"),
     (re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])"), " "),
-    (re.compile(r"\\degree(?![a-zA-Z])|\\%|%"), " "),
+    (re.compile(r"\\degree(?![a-zA-Z])"), " "),
+    (re.compile(r"\\pmod\s*\{[^{}]*\}|\\pmod\s*\w+|\(\s*\\mod\s*[^()]*\)"), " "),
 ]
+PERCENT_RE = re.compile(r"\\%|%|\b(?:percent(?:age)?|pct)\b")
 
 # Trailing words after a number are a unit: "5 cm", "12 apples", "3 square feet".
 _UNIT_WORD_RE = re.compile(r"[A-Za-z]+(?:[/.][A-Za-z]+)?\.?(?:\^\{?[23]\}?)?")
@@ -153,7 +160,7 @@ def _unwrap(text: str) -> str:
         if close < 0:
             out.append(text[pos:])
             return "".join(out)
-        inner = text[m.end() : close]
+        inner = _unwrap(text[m.end() : close])
         name = m.group(1)
         spaced = name.startswith(("text", "mbox", "hbox", "emph")) or _is_word(inner)
         out.append(text[pos : m.start()])
@@ -167,6 +174,15 @@ def _is_word(inner: str) -> bool:
 
 
 def _strip_units(text: str) -> str:
+    """Drop trailing unit words after a number, in each top-level comma-separated item."""
+    if "," in text and "{" not in text and "(" not in text:
+        items = [item.strip() for item in text.split(",")]
+        stripped = [_strip_item_units(item) for item in items]
+        return ", ".join(stripped) if stripped != items else text
+    return _strip_item_units(text)
+
+
+def _strip_item_units(text: str) -> str:
     words = text.split(" ")
     cut = len(words)
     while cut > 1 and _is_unit_word(words[cut - 1]):
@@ -196,11 +212,24 @@ def _ungroup_thousands(text: str) -> str:
     return m.group(1) + m.group(2).replace(",", "").replace(" ", "") + (m.group(3) or "")
 
 
-def normalize(text: str) -> str:
-    """The canonical string form of an answer (or gold) for the parser and for reports."""
-    s = _ROOT_DIGITS_RE.sub(r"\\sqrt{\1}", text)
+def has_percent(text: str) -> bool:
+    """Whether the answer is written as a percentage (`10\\%`, `10 percent`)."""
+    return PERCENT_RE.search(text) is not None
+
+
+def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = True) -> str:
+    """The canonical string form of an answer (or gold) for the parser and for reports.
+
+    The percent sign is dropped (`10\\%` is 10) unless `percent_as_fraction` (then it is 10/100).
+    """
+    s = _DOUBLE_ESCAPED_RE.sub(r"\\", text)
+    s = _NEWLINE_ESCAPE_RE.sub(" ", s)
+    s = _ROOT_DIGITS_RE.sub(r"\\sqrt{\1}", s)
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
     s = _REPEATING_RE.sub(_repeating, s)
+    s = _SPACED_COMMA_RE.sub("{,}", s)
+    s = _SEPARATED_THOUSANDS_RE.sub(r"\1,", s)
+    s = _THIN_THOUSANDS_RE.sub(r"\1", s)
     s = _THIN_SPACE_RE.sub("", s)
     s = _LAYOUT_RE.sub(" ", s)
     s = _DELIM_RE.sub(" ", s)
@@ -208,9 +237,10 @@ def normalize(text: str) -> str:
     s = _unwrap(s)
     for pattern, repl in _RENAMES:
         s = pattern.sub(repl, s)
+    s = PERCENT_RE.sub(" /100 " if percent_as_fraction else " ", s)
     s = _SPACE_RE.sub(" ", s).replace(" ^", "^").strip()
     s = _strip_punctuation(s)
-    s = _strip_units(s).strip()
+    s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
     s = _ungroup_thousands(s)
-    return s
+    return s.rstrip("\\").strip() if s.endswith("\\") and not s.endswith("\\\\") else s

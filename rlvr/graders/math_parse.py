@@ -84,7 +84,8 @@ _RELATIONS = {
     "\\lt": "<",
     "\\gt": ">",
     "\\in": "in",
-    "\\approx": "=",
+    "\\approx": "~",
+    "\\equiv": "=",
 }
 _MUL_OPS = {"*", "\\cdot", "\\times", "**"}
 _DIV_OPS = {"/", "\\div", ":"}
@@ -93,6 +94,7 @@ _MATRIX_ENVS = frozenset({"pmatrix", "bmatrix", "matrix", "Bmatrix", "smallmatri
 _CLOSERS = {"(": (")", "]"), "[": (")", "]"), "\\{": ("\\}",)}
 _NOT_FACTOR_CMDS = frozenset(
     {"\\}", "\\\\", "\\div", "\\pm", "\\mp", "\\cup", "\\rfloor", "\\rceil", "\\choose"}
+    | {"\\bmod", "\\mod", "\\to", "\\rightarrow"}
     | set(_RELATIONS)
     | _MUL_OPS
 )
@@ -233,6 +235,10 @@ class Parser:
             if tok[1] in _MUL_OPS:
                 self.take()
                 factors.append(self.factor())
+            elif tok[1] in ("\\bmod", "\\mod"):
+                self.take()
+                left = factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
+                factors = [Node("mod", (left, self.factor()))]
             elif tok[1] in _DIV_OPS:
                 self.take()
                 factors.append(Node("inv", (self.factor(),)))
@@ -266,7 +272,7 @@ class Parser:
         return self.postfix()
 
     def postfix(self) -> Node:
-        from rlvr.graders.math_atoms import parse_atom, parse_exponent, parse_subscript
+        from rlvr.graders.math_atoms import base_number, parse_atom, parse_exponent, parse_subscript
 
         node = parse_atom(self)
         while True:
@@ -276,6 +282,9 @@ class Parser:
             elif self.at("^"):
                 self.take()
                 node = Node("pow", (node, parse_exponent(self)))
+            elif self.at("_") and node.kind == "num":
+                self.take()
+                node = base_number(self, node)
             elif self.at("_") and node.kind == "sym":
                 self.take()
                 node = Node("sym", value=f"{node.value}_{parse_subscript(self)}")

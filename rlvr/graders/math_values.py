@@ -14,12 +14,12 @@ from fractions import Fraction
 
 import sympy
 
+from rlvr.graders.math_calculus import CALCULUS as _CALCULUS
 from rlvr.graders.math_parse import Node
+from rlvr.graders.math_relations import assigned, relation_value
 
 MAX_PM = 4
-_OPEN = {"<": "(", "<=": "["}
-_CLOSE = {"<": ")", "<=": "]"}
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=", "in": "in"}
+__all__ = ["assigned", "to_value", "to_sympy", "rational", "has_decimal", "scalar"]
 
 
 class NotComparable(ValueError):
@@ -39,7 +39,7 @@ def to_value(node: Node) -> Node:
         rows = tuple(Node("row", tuple(to_value(c) for c in r.kids)) for r in node.kids)
         return Node("matrix", rows)
     if kind == "rel":
-        return _relation(node)
+        return relation_value(node, to_value)
     expansions = expand_pm(node)
     if len(expansions) > 1:
         return Node("set", tuple(scalar(e) for e in expansions))
@@ -48,6 +48,7 @@ def to_value(node: Node) -> Node:
 
 _EXPRESSION_KINDS = frozenset(
     {"num", "sym", "const", "add", "mul", "neg", "inv", "frac", "pow", "fact", "root", "fn"}
+    | {"sum", "prod", "lim", "mod", "sx"}
 )
 
 
@@ -85,65 +86,6 @@ def _choose(node: Node, signs: Iterator[str]) -> Node:
         sign = next(signs)
         return kids[0] if sign == "+" else Node("neg", kids)
     return Node(node.kind, kids, node.value) if node.kids else node
-
-
-def _relation(node: Node) -> Node:
-    ops: tuple[str, ...] = node.value
-    sides = node.kids
-    if ops == ("=",) or ops == ("in",):
-        lhs, rhs = to_value(sides[0]), to_value(sides[1])
-        if rhs.kind == "set" and ops == ("=",) and lhs.kind == "scalar":
-            return Node("set", tuple(Node("eq", (lhs, r)) for r in rhs.kids))
-        return Node("eq", (lhs, rhs))
-    interval = _as_interval(ops, sides)
-    if interval is not None:
-        return interval
-    return Node("rel", tuple(scalar(s) for s in sides), ops)
-
-
-def _as_interval(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
-    """`1 < x <= 3` as x in (1, 3]; `x > 3` as x in (3, oo). None if not of that shape."""
-    if len(ops) == 2 and sides[1].kind == "sym":
-        if all(o in ("<", "<=") for o in ops):
-            lo, hi, var = sides[0], sides[2], sides[1]
-            brackets = (_OPEN[ops[0]], _CLOSE[ops[1]])
-        elif all(o in (">", ">=") for o in ops):
-            lo, hi, var = sides[2], sides[0], sides[1]
-            brackets = (_OPEN[_FLIP[ops[1]]], _CLOSE[_FLIP[ops[0]]])
-        else:
-            return None
-    elif len(ops) == 1 and ops[0] in ("<", "<=", ">", ">="):
-        op, var, bound = ops[0], sides[0], sides[1]
-        if var.kind != "sym":
-            op, var, bound = _FLIP[op], sides[1], sides[0]
-        if var.kind != "sym":
-            return None
-        inf = Node("const", value="oo")
-        if op in ("<", "<="):
-            lo, hi, brackets = Node("neg", (inf,)), bound, ("(", _CLOSE[op])
-        else:
-            lo, hi, brackets = bound, inf, (_OPEN[_FLIP[op]], ")")
-    else:
-        return None
-    seq = Node("seq", (scalar(lo), scalar(hi)), brackets)
-    return Node("eq", (scalar(var), seq))
-
-
-def assigned(eq: Node) -> Node | None:
-    """The value of `x = v` (or `v = x`) when one side is a lone symbol the other lacks."""
-    lhs, rhs = eq.kids
-    for var, val in ((lhs, rhs), (rhs, lhs)):
-        is_symbol = var.kind == "scalar" and var.kids[0].kind == "sym"
-        if is_symbol and var.kids[0].value not in _symbols(val):
-            return val
-    return None
-
-
-def _symbols(node: Node) -> set[str]:
-    found = {node.value} if node.kind == "sym" else set()
-    for kid in node.kids:
-        found |= _symbols(kid)
-    return found
 
 
 def has_decimal(node: Node) -> bool:
@@ -214,17 +156,24 @@ _FUNCS = {
 _CONSTS = {"pi": sympy.pi, "e": sympy.E, "i": sympy.I, "oo": sympy.oo}
 
 
-def to_sympy(node: Node) -> sympy.Expr:
-    """A sympy expression for a scalar tree; call only after `math_guard.check_size`."""
+def to_sympy(node: Node, positive: bool = False) -> sympy.Expr:
+    """A sympy expression for a scalar tree; call only after `math_guard.check_size`.
+
+    `positive`: letters are positive reals, so `\\sqrt{1/n}` is `1/\\sqrt{n}`.
+    """
     kind = node.kind
     if kind == "num":
         frac = node.value[0]
         return sympy.Rational(frac.numerator, frac.denominator)
     if kind == "sym":
-        return sympy.Symbol(node.value)
+        return sympy.Symbol(node.value, positive=True) if positive else sympy.Symbol(node.value)
+    if kind == "sx":
+        return node.value
     if kind == "const":
         return _CONSTS[node.value]
-    args = [to_sympy(k) for k in node.kids]
+    if kind in _CALCULUS:
+        return _CALCULUS[kind](node, positive)
+    args = [to_sympy(k, positive) for k in node.kids]
     if kind == "fn" and node.value in _FUNCS:
         return _FUNCS[node.value](*args)
     if kind not in _BUILD:
@@ -241,6 +190,7 @@ _BUILD = {
     "pow": lambda a, b: a**b,
     "fact": sympy.factorial,
     "root": lambda a, n: _root(a, n),
+    "mod": lambda a, b: sympy.Mod(a, b),
 }
 
 

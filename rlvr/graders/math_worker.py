@@ -14,9 +14,11 @@ from typing import Any
 from rlvr.graders.math_compare import Outcome, equal
 from rlvr.graders.math_guard import Limits, TooBig, check_size, render
 from rlvr.graders.math_parse import Node, ParseError, parse
+from rlvr.graders.math_rules import Rules
 from rlvr.graders.math_values import NotComparable, to_value
 
-Common = tuple[str, Limits]
+Common = tuple[str, Limits, Rules]
+Forms = tuple[str, ...]
 
 
 class GoldError(ValueError):
@@ -55,39 +57,62 @@ def _clip(text: str) -> str:
     return "'" + (text if len(text) <= 60 else text[:57] + "...") + "'"
 
 
-def check_candidates(common: Common, item: tuple[str, ...] | None) -> dict[str, Any]:
-    """Grade one answer's candidates against the group's gold (item None: check the gold only)."""
-    gold_text, limits = common
+def _compare(gold: Node, forms: Forms, limits: Limits, rules: Rules) -> tuple[Outcome, str, str]:
+    """(outcome, parsed form, checker exception) of one candidate: any of its forms may match."""
+    first: tuple[Outcome, str, str] | None = None
+    for form in forms:
+        value, shown, problem = _answer(form, limits)
+        if value is None:
+            result = (Outcome(False, problem), shown, "")
+        else:
+            result = _equal(gold, value, rules, shown)
+        if result[0].equal:
+            return result
+        first = first or result
+    assert first is not None
+    return first
+
+
+def _equal(gold: Node, value: Node, rules: Rules, shown: str) -> tuple[Outcome, str, str]:
+    try:
+        return equal(gold, value, rules), shown, ""
+    except (RecursionError, MemoryError, TooBig, NotComparable) as exc:
+        return Outcome(False, f"the answer is too complex to compare: {exc}"), shown, ""
+    except Exception as exc:  # sympy failing on an odd answer: reject, and flag it
+        problem = f"{type(exc).__name__}: {exc}"[:300]
+        return Outcome(False, f"the checker could not compare this answer ({problem})"), shown, problem
+
+
+def check_candidates(common: Common, item: tuple[tuple[Forms, ...], Forms | None] | None) -> dict[str, Any]:
+    """Grade one answer's candidates against the group's gold (item None: check the gold only).
+
+    Boxes read together (`joined`) replace the separate candidates only when the gold itself
+    has several members, so a hedge against a one-value gold stays several answers.
+    """
+    gold_text, limits, rules = common
     gold = _gold(gold_text, limits)
     if isinstance(gold, GoldError):
         return {"status": "grader_error", "reason": str(gold)}
     gold_value, gold_shown = gold
     if item is None:
         return {"status": "ok", "gold_parsed": gold_shown}
+    candidates, joined = item
+    if joined is not None and gold_value.kind == "set" and len(gold_value.kids) > 1:
+        candidates = (joined,)
     parsed: list[str] = []
     outcomes: list[Outcome] = []
     flags: list[str] = []
-    for candidate in item:
-        value, shown, problem = _answer(candidate, limits)
+    for forms in candidates:
+        outcome, shown, problem = _compare(gold_value, forms, limits, rules)
         parsed.append(shown)
-        if value is None:
-            outcomes.append(Outcome(False, problem))
-            continue
-        try:
-            outcomes.append(equal(gold_value, value))
-        except (RecursionError, MemoryError, TooBig, NotComparable) as exc:
-            outcomes.append(Outcome(False, f"the answer is too complex to compare: {exc}"))
-        except Exception as exc:  # sympy failing on an odd answer: reject, and flag it
-            problem = f"{type(exc).__name__}: {exc}"[:300]
-            outcomes.append(
-                Outcome(False, f"the checker could not compare this answer ({problem})")
-            )
+        outcomes.append(outcome)
+        if problem:
             flags.append(problem)
     passed = all(o.equal for o in outcomes)
     return {
         "status": "scored",
         "passed": passed,
-        "reason": _reason(item, outcomes),
+        "reason": _reason(tuple(f[0] for f in candidates), outcomes),
         "gold_parsed": gold_shown,
         "answer_parsed": parsed,
         "checker_exceptions": flags,

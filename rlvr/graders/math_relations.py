@@ -1,0 +1,147 @@
+"""Relations as values: equations, chains, assignments and inequalities.
+
+- A chain `x = 5 + 5 + 1 = 11` states its first and last sides (`x = 11`); a chain whose
+  first side has no letters (`\\sqrt{4} = 2`, `\\binom{5}{2} = 10`) is a computation and states
+  its last side. Anything after a first `\\approx` is a rounding and is dropped.
+- `name = value` is an assignment when the name (`x`, `AB`, `f(x)`, `|AB|`, `A:B`, `(p, q)`) is
+  made of letters only and the value has none of them; the value alone answers it.
+- An inequality in one name becomes an interval (`x > 3` is x in (3, oo)); any other
+  inequality in one letter (`-x > -1`, `1 \\le |z| \\le 2`) is solved over the reals by sympy.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import sympy
+
+from rlvr.graders.math_parse import Node
+
+_OPEN = {"<": "(", "<=": "["}
+_CLOSE = {"<": ")", "<=": "]"}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "=": "=", "!=": "!=", "in": "in"}
+_NAME_KINDS = frozenset({"sym", "mul", "frac", "inv", "tuple", "list"})
+_SYMPY_REL = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
+
+
+def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
+    """The value a top-level relation tree states."""
+    ops: tuple[str, ...] = node.value
+    sides = node.kids
+    if "~" in ops[1:]:
+        cut = ops.index("~", 1)
+        ops, sides = ops[:cut], sides[: cut + 1]
+    if ops and ops[0] == "~":
+        ops, sides = ops[1:], sides[1:]
+    if not ops:
+        return to_value(sides[0])
+    if all(o == "=" for o in ops):
+        if not _symbols(sides[0]):
+            return to_value(sides[-1])
+        ops, sides = ("=",), (sides[0], sides[-1])
+    if ops == ("=",) or ops == ("in",):
+        lhs, rhs = to_value(sides[0]), to_value(sides[1])
+        if rhs.kind == "set" and ops == ("=",) and lhs.kind == "scalar":
+            return Node("set", tuple(Node("eq", (lhs, r)) for r in rhs.kids))
+        return Node("eq", (lhs, rhs))
+    interval = _as_interval(ops, sides)
+    if interval is None:
+        interval = _solved(ops, sides)
+    if interval is not None:
+        return interval
+    return Node("rel", tuple(to_value(s) for s in sides), ops)
+
+
+def is_name(node: Node) -> bool:
+    """Letters only: `x`, `AB`, `f(x)`, `NO/BO`, `(p, q)`."""
+    if node.kind == "sym":
+        return True
+    return node.kind in _NAME_KINDS and bool(node.kids) and all(is_name(k) for k in node.kids)
+
+
+def _interval(var: Node, lo: Node, hi: Node, brackets: tuple[str, str]) -> Node:
+    seq = Node("seq", (Node("scalar", (lo,)), Node("scalar", (hi,))), brackets)
+    return Node("eq", (Node("scalar", (var,)), seq))
+
+
+def _as_interval(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
+    """`1 < x <= 3` as x in (1, 3]; `x > 3` as x in (3, oo). None if not of that shape."""
+    if len(ops) == 2 and is_name(sides[1]):
+        if all(o in ("<", "<=") for o in ops):
+            return _interval(sides[1], sides[0], sides[2], (_OPEN[ops[0]], _CLOSE[ops[1]]))
+        if all(o in (">", ">=") for o in ops):
+            brackets = (_OPEN[_FLIP[ops[1]]], _CLOSE[_FLIP[ops[0]]])
+            return _interval(sides[1], sides[2], sides[0], brackets)
+        return None
+    if len(ops) != 1 or ops[0] not in _SYMPY_REL:
+        return None
+    op, var, bound = ops[0], sides[0], sides[1]
+    if not is_name(var) or _symbols(bound):
+        op, var, bound = _FLIP[op], sides[1], sides[0]
+    if not is_name(var) or _symbols(var) & _symbols(bound):
+        return None
+    inf = Node("const", value="oo")
+    if op in ("<", "<="):
+        return _interval(var, Node("neg", (inf,)), bound, ("(", _CLOSE[op]))
+    return _interval(var, bound, inf, (_OPEN[_FLIP[op]], ")"))
+
+
+def _solved(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
+    """Solve an inequality in one letter over the reals: x in a union of intervals."""
+    from rlvr.graders.math_values import to_sympy
+
+    names = set().union(*(_symbols(s) for s in sides))
+    if len(names) != 1 or not all(o in _SYMPY_REL for o in ops):
+        return None
+    exprs = [to_sympy(s) for s in sides]
+    var = sympy.Symbol(names.pop())
+    real = sympy.Symbol(var.name, real=True)
+    conds = [_SYMPY_REL[o](a, b) for o, a, b in zip(ops, exprs, exprs[1:], strict=False)]
+    try:
+        solution = sympy.And(*conds).subs(var, real).as_set()
+    except (NotImplementedError, TypeError, ValueError):
+        return None
+    pieces = solution.args if isinstance(solution, sympy.Union) else (solution,)
+    if not all(isinstance(p, sympy.Interval) for p in pieces):
+        return None
+    seqs = tuple(_seq(p) for p in pieces)
+    value = seqs[0] if len(seqs) == 1 else Node("set", seqs)
+    return Node("eq", (Node("scalar", (Node("sym", value=var.name),)), value))
+
+
+def _seq(interval: sympy.Interval) -> Node:
+    brackets = ("(" if interval.left_open else "[", ")" if interval.right_open else "]")
+    ends = (Node("scalar", (Node("sx", value=e),)) for e in (interval.start, interval.end))
+    return Node("seq", tuple(ends), brackets)
+
+
+def assigned(eq: Node) -> Node | None:
+    """The value of `name = v` (or `v = name`) when the name's letters are not in v."""
+    lhs, rhs = eq.kids
+    for var, val in ((lhs, rhs), (rhs, lhs)):
+        if _value_is_name(var) and not (_symbols(var) & _symbols(val)):
+            return val
+    return None
+
+
+def _value_is_name(value: Node) -> bool:
+    if value.kind == "scalar":
+        return is_name(value.kids[0])
+    return value.kind == "seq" and all(_value_is_name(k) for k in value.kids)
+
+
+def name_of(eq: Node) -> str:
+    """A printable name of an assignment's named side, for reasons."""
+    from rlvr.graders.math_guard import render
+
+    for side in eq.kids:
+        if _value_is_name(side):
+            return render(side.kids[0]) if side.kind == "scalar" else render(side)
+    return "?"
+
+
+def _symbols(node: Node) -> set[str]:
+    found = {node.value} if node.kind == "sym" else set()
+    for kid in node.kids:
+        found |= _symbols(kid)
+    return found
