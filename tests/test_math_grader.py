@@ -147,7 +147,7 @@ def test_registered_as_math_with_checked_options() -> None:
         ("work\n#### 1,000", "gsm8k", ("1,000",)),
         ("work\nAnswer: $x = 3$.", "answer_line", ("x = 3",)),
         ("**Final Answer:** 72", "answer_line", ("72",)),
-        ("so the answer is 12 apples.", "answer_line", ("12 apples",)),
+        ("so the answer is 12 apples.", "answer_line", ("12",)),
         ("\\frac{1}{2}", "lone", ("\\frac{1}{2}",)),
         ("she has 5 apples, then 7.", "last_number", ("7",)),
         ("nothing here", "none", ()),

@@ -213,6 +213,11 @@ def _matrix(p: Parser) -> Node:
     env = re.sub(r"\s", "", p.take()[1])[len("\\begin{") : -1]
     if env not in _MATRIX_ENVS:
         raise ParseError(f"unsupported environment {env}")
+    if env == "array" and p.at("{"):  # the column spec, `{cc}` or `{c|c}`
+        p.take()
+        while not p.at("}"):
+            p.take()
+        p.take()
     rows: list[Node] = []
     cells: list[Node] = []
     while True:
@@ -227,6 +232,8 @@ def _matrix(p: Parser) -> Node:
             p.take()
             rows.append(Node("row", tuple(cells)))
             cells = []
+            if p.peek()[0] == "env" and p.peek()[1].startswith("\\end"):
+                continue  # a trailing row break
         elif not (p.peek()[0] == "env" and p.peek()[1].startswith("\\end")):
             raise ParseError(f"unexpected {p.peek()[1]!r} in a matrix")
     if cells:

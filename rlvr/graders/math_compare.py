@@ -78,6 +78,8 @@ def equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
         return _YES
     if gold.kind == "eq" or ans.kind == "eq":
         return _equations(gold, ans, rules)
+    if {gold.kind, ans.kind} == {"set", "seq"} and _bare_list(gold, ans):
+        return _ordered(gold.kids, ans.kids, rules)
     if ans.kind == "set" and gold.kind != "set":
         return _one_against_many(gold, ans, rules)
     if gold.kind == "set" and ans.kind != "set":
@@ -97,6 +99,12 @@ def equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
     if gold.kind in ("seq", "rel") and gold.value != ans.value:
         return _no(f"the answer's form {_brackets(ans)} differs from the gold's {_brackets(gold)}")
     return _ordered(gold.kids, ans.kids, rules)
+
+
+def _bare_list(gold: Node, ans: Node) -> bool:
+    """A bare list `1, 3` (not `\\{1, 3\\}`) may state a tuple `(1, 3)`, in order."""
+    listed = gold if gold.kind == "set" else ans
+    return listed.value == "bare" and len(gold.kids) == len(ans.kids)
 
 
 def _brackets(value: Node) -> str:

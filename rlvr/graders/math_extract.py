@@ -32,7 +32,8 @@ Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_num
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*?)[ \t]*$", re.MULTILINE)
 _ANSWER_LINE_RE = re.compile(
-    r"^[ \t>*#_-]*(?:final[ \t]+)?answer[ \t]*\**[ \t]*[:：][ \t]*([^\n]*?)[ \t]*$",
+    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$])[ \t]+final[ \t]+)answer[ \t]*\**[ \t]*[:：][ \t]*"
+    r"([^\n]*?)[ \t]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(
@@ -44,7 +45,10 @@ _ANSWER_IS_RE = re.compile(
     r"|(?:最终)?答案(?:是|为|：|:)[ \t]*([^\n]+)",
     re.IGNORECASE,
 )
-_NUMBER_RE = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[ \t]*/[ \t]*\d+)?")
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?:[ \t]*/[ \t]*\d+)?"
+)
 _SPAN_RE = re.compile(
     r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$", re.DOTALL
 )
@@ -111,6 +115,7 @@ def boxed_contents(text: str) -> list[str]:
 
 def _strip_wrapping(answer: str) -> str:
     answer = re.sub(r"^\*\*|\*\*$", "", answer.strip()).strip().rstrip(".").strip()
+    answer = re.sub(r'^(?:\\?["“])(.*?)(?:\\?["”])$', r"\1", answer).strip()
     if answer.startswith("$") and answer.endswith("$") and len(answer) > 1:
         answer = answer.strip("$").strip()
     return answer
@@ -181,6 +186,17 @@ def _line_of(text: str, start: int, end: int) -> str:
     return text[line_start : line_end if line_end >= 0 else len(text)]
 
 
+def _clause_of(text: str, start: int, end: int) -> str:
+    """The sentence around a match: hedges are looked for there, not in a whole paragraph."""
+    line = _line_of(text, start, end)
+    offset = text.rfind("\n", 0, start) + 1
+    head = line[: start - offset]
+    cut = max(head.rfind(". "), head.rfind("? "), head.rfind("! "))
+    tail = line[end - offset :]
+    stop = re.search(r"[.!?](?:\s|$)", tail)
+    return line[cut + 1 : (end - offset) + (stop.start() if stop else len(tail))]
+
+
 def _last_value(text: str) -> Extraction:
     """The last math span or the last number, whichever ends later."""
     span = _last_match(_SPAN_RE, text)
@@ -188,11 +204,11 @@ def _last_value(text: str) -> Extraction:
     if span is None and number is None:
         return Extraction((), "none")
     if number is not None and (span is None or number.start() >= span.end()):
-        hedged = _HEDGE_RE.search(_line_of(text, number.start(), number.end())) is not None
+        hedged = _HEDGE_RE.search(_clause_of(text, number.start(), number.end())) is not None
         return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
     assert span is not None
-    line = _line_of(text, span.start(), span.end())
-    hedged = _HEDGE_RE.search(_SPAN_RE.sub(" ", line)) is not None
+    clause = _clause_of(text, span.start(), span.end())
+    hedged = _HEDGE_RE.search(_SPAN_RE.sub(" ", clause)) is not None
     content = _span_text(span)
     return Extraction((content,), "last_math", hedged) if content else Extraction((), "none")
 
@@ -202,14 +218,15 @@ def _distinct(items: list[str]) -> tuple[str, ...]:
 
 
 def _joined(text: str, boxes: list[tuple[int, int, str]]) -> str | None:
-    """The boxes read as one collection, when only joining words separate them."""
-    if len(boxes) < 2:
-        return None
-    for (_, end, _), (start, _, _) in zip(boxes, boxes[1:], strict=False):
-        gap = text[end:start]
+    """The final run of boxes read as one collection, when only joining words separate them."""
+    run = [boxes[-1]]
+    for box in reversed(boxes[:-1]):
+        gap = text[box[1] : run[0][0]]
         if len(gap) > _JOIN_MAX_GAP or "\n\n" in gap.strip() or _JOIN_DENY_RE.search(gap):
-            return None
-    return ", ".join(content for _, _, content in boxes)
+            break
+        run.insert(0, box)
+    contents = list(dict.fromkeys(content for _, _, content in run))
+    return ", ".join(contents) if len(contents) > 1 else None
 
 
 def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
@@ -243,9 +260,9 @@ def gold_answer(gold: str) -> str:
     Several boxes in a gold are its members (`\\boxed{1}, \\boxed{2}` is the collection 1, 2).
     """
     text = gold.strip()
-    boxes = _distinct(boxed_contents(text))
+    boxes = _boxes(text)
     if boxes:
-        return ", ".join(boxes) if len(boxes) > 1 else boxes[0]
+        return _joined(text, boxes) or boxes[-1][2]
     if "\n" not in text and len(text) <= _LONE_MAX_CHARS and not re.search(r"[.!?]\s+[A-Z]", text):
         return text
     lines = _answer_lines(text)

@@ -175,6 +175,8 @@ def _is_word(inner: str) -> bool:
 
 def _strip_units(text: str) -> str:
     """Drop trailing unit words after a number, in each top-level comma-separated item."""
+    if text.startswith("{") and matching_brace(text, 0) == len(text) - 1:
+        text = text[1:-1].strip()
     if "," in text and "{" not in text and "(" not in text:
         items = [item.strip() for item in text.split(",")]
         stripped = [_strip_item_units(item) for item in items]
@@ -205,7 +207,15 @@ def _strip_punctuation(text: str) -> str:
     return text.rstrip(".,;: ")
 
 
+_DECIMAL_COMMA_NUMBER_RE = re.compile(r"(-?)(0|\d+(?=,\d{2}(?!\d))|\d+(?=,\d{4,}))(,)(\d+)")
+
+
 def _ungroup_thousands(text: str) -> str:
+    """`1,000` is 1000; a lone `0,111`, `1,22`, `1000,99` is a decimal comma (not 3 digits
+    after a non-zero whole part, which is a thousands separator)."""
+    d = _DECIMAL_COMMA_NUMBER_RE.fullmatch(text)
+    if d is not None:
+        return f"{d.group(1)}{d.group(2)}.{d.group(4)}"
     m = _GROUPED_RE.fullmatch(text)
     if m is None:
         return text

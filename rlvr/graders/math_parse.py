@@ -90,7 +90,9 @@ _RELATIONS = {
 _MUL_OPS = {"*", "\\cdot", "\\times", "**"}
 _DIV_OPS = {"/", "\\div", ":"}
 _CONSTS = {"\\pi": "pi", "\\infty": "oo", "\\emptyset": "empty", "\\varnothing": "empty"}
-_MATRIX_ENVS = frozenset({"pmatrix", "bmatrix", "matrix", "Bmatrix", "smallmatrix"})
+_MATRIX_ENVS = frozenset(
+    {"pmatrix", "bmatrix", "matrix", "Bmatrix", "vmatrix", "smallmatrix", "array"}
+)
 _CLOSERS = {"(": (")", "]"), "[": (")", "]"), "\\{": ("\\}",)}
 _NOT_FACTOR_CMDS = frozenset(
     {"\\}", "\\\\", "\\div", "\\pm", "\\mp", "\\cup", "\\rfloor", "\\rceil", "\\choose"}

@@ -36,7 +36,7 @@ def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
     if not ops:
         return to_value(sides[0])
     if all(o == "=" for o in ops):
-        if not _symbols(sides[0]):
+        if not _symbols(sides[0]) and not _symbols(sides[-1]):
             return to_value(sides[-1])
         ops, sides = ("=",), (sides[0], sides[-1])
     if ops == ("=",) or ops == ("in",):
@@ -56,7 +56,14 @@ def is_name(node: Node) -> bool:
     """Letters only: `x`, `AB`, `f(x)`, `NO/BO`, `(p, q)`."""
     if node.kind == "sym":
         return True
+    if node.kind == "fn" and node.value == "Abs":
+        return is_name(node.kids[0])
     return node.kind in _NAME_KINDS and bool(node.kids) and all(is_name(k) for k in node.kids)
+
+
+def _interval_name(node: Node) -> bool:
+    """A lone letter, or a name of several letters (`f(x)`); `|z|` is solved for z instead."""
+    return node.kind == "sym" or (is_name(node) and len(_symbols(node)) > 1)
 
 
 def _interval(var: Node, lo: Node, hi: Node, brackets: tuple[str, str]) -> Node:
@@ -66,7 +73,7 @@ def _interval(var: Node, lo: Node, hi: Node, brackets: tuple[str, str]) -> Node:
 
 def _as_interval(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
     """`1 < x <= 3` as x in (1, 3]; `x > 3` as x in (3, oo). None if not of that shape."""
-    if len(ops) == 2 and is_name(sides[1]):
+    if len(ops) == 2 and _interval_name(sides[1]):
         if all(o in ("<", "<=") for o in ops):
             return _interval(sides[1], sides[0], sides[2], (_OPEN[ops[0]], _CLOSE[ops[1]]))
         if all(o in (">", ">=") for o in ops):
@@ -76,9 +83,9 @@ def _as_interval(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
     if len(ops) != 1 or ops[0] not in _SYMPY_REL:
         return None
     op, var, bound = ops[0], sides[0], sides[1]
-    if not is_name(var) or _symbols(bound):
+    if not _interval_name(var) or _symbols(bound):
         op, var, bound = _FLIP[op], sides[1], sides[0]
-    if not is_name(var) or _symbols(var) & _symbols(bound):
+    if not _interval_name(var) or _symbols(var) & _symbols(bound):
         return None
     inf = Node("const", value="oo")
     if op in ("<", "<="):

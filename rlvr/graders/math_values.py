@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
@@ -32,7 +33,8 @@ def to_value(node: Node) -> Node:
     if kind == "text":
         return node
     if kind in ("list", "set", "union"):
-        return Node("set", tuple(to_value(k) for k in node.kids))
+        bare = "bare" if kind == "list" and node.value <= {","} else None
+        return Node("set", tuple(to_value(k) for k in node.kids), bare)
     if kind == "tuple":
         return Node("seq", tuple(to_value(k) for k in node.kids), node.value)
     if kind == "matrix":
@@ -40,10 +42,44 @@ def to_value(node: Node) -> Node:
         return Node("matrix", rows)
     if kind == "rel":
         return relation_value(node, to_value)
+    if kind in ("add", "mul", "neg") and _has_matrix(node):
+        return _matrix_arithmetic(node)
     expansions = expand_pm(node)
     if len(expansions) > 1:
         return Node("set", tuple(scalar(e) for e in expansions))
     return scalar(node)
+
+
+def _has_matrix(node: Node) -> bool:
+    return node.kind == "matrix" or any(_has_matrix(k) for k in node.kids)
+
+
+def _matrix_arithmetic(node: Node) -> Node:
+    """Sums and products of matrices (`A + B`, `2A`, `AB`), computed into one matrix."""
+    result = _matrix_sympy(node)
+    if not isinstance(result, sympy.MatrixBase):
+        raise NotComparable("a matrix expression that is not a matrix")
+    rows = tuple(
+        Node("row", tuple(Node("scalar", (Node("sx", value=result[i, j]),)) for j in range(result.cols)))
+        for i in range(result.rows)
+    )
+    return Node("matrix", rows)
+
+
+def _matrix_sympy(node: Node) -> Any:
+    if node.kind == "matrix":
+        return sympy.Matrix([[to_sympy(c) for c in row.kids] for row in node.kids])
+    if node.kind in ("add", "mul", "neg") and _has_matrix(node):
+        parts = [_matrix_sympy(k) for k in node.kids]
+        if node.kind == "neg":
+            return -parts[0]
+        out = parts[0]
+        for part in parts[1:]:
+            out = out + part if node.kind == "add" else out * part
+        return out
+    if _has_matrix(node):
+        raise NotComparable(f"a matrix cannot be used inside {node.kind}")
+    return to_sympy(node)
 
 
 _EXPRESSION_KINDS = frozenset(
