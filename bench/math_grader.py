@@ -1,17 +1,21 @@
-"""Benchmark rlvr's math grader against math-verify on graders/math/cases.jsonl.
+"""Benchmark rlvr's math grader against math-verify, side by side, on three case sets.
 
-    python bench/math_grader.py [--cases PATH] [--group-size 8] [--mv-timeout 3]
+    python bench/math_grader.py [--group-size 8] [--mv-timeout 3] [--show-misses]
 
-Cases are grouped as in RL: cases sharing a gold (and the adversarial flag) form groups of
-`--group-size` answers, padded by cycling their answers. rlvr grades each group with one
-`grade_group` call, timed from the caller (worker IPC included). math-verify runs in a killable
-worker process (rlvr's WorkerPool, so its hangs cannot stall the bench): it parses the gold once
-per group and each distinct completion once, timed inside the worker (no IPC counted); an answer
-past `--mv-timeout` seconds counts as a timeout and as that many seconds. Golds are wrapped in
-`$...$` for math-verify, which reads LaTeX only inside delimiters.
+(a) Math-Verify's own test suite (graders/math/math_verify_cases.jsonl, ported from
+math-verify 0.9.0's tests/), (b) rlvr's non-adversarial cases and (c) the adversarial cases
+(graders/math/cases.jsonl). Accuracy counts agreement with each case's `expect`; on (a) the
+table also shows agreement with the suite's own verdict (`mv_expect`), and the cases where rlvr
+deliberately differs say why in their `note`.
 
-Accuracy, false positives and false negatives count the accept/reject cases; the grader_error
-cases (unreadable golds) are reported as "broken golds flagged".
+Cases are grouped as in RL: cases sharing a gold form groups of `--group-size` answers, padded by
+cycling. rlvr grades each group with one `grade_group` call, timed from the caller (worker IPC
+included). math-verify runs in a killable worker process (so its hangs cannot stall the bench):
+it parses the gold once per group and each distinct completion once, timed inside the worker (no
+IPC counted); an answer past `--mv-timeout` seconds counts as a timeout and as that many seconds.
+On (a) math-verify runs with the options each test of its suite passes (extraction targets,
+precision, strictness); elsewhere with its defaults, the gold wrapped in `$...$` (it reads LaTeX
+only inside delimiters). Grader_error cases (unreadable golds) count as "broken golds flagged".
 """
 
 from __future__ import annotations
@@ -27,22 +31,40 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CASES = ROOT / "graders" / "math" / "cases.jsonl"
+CASES = ROOT / "graders" / "math" / "cases.jsonl"
+MV_CASES = ROOT / "graders" / "math" / "math_verify_cases.jsonl"
+SUBSETS = {"mv": "(a) Math-Verify's suite", "rlvr": "(b) rlvr's cases", "adv": "(c) adversarial"}
+
+
+def _targets(options: tuple) -> tuple:
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig
+
+    kinds = dict(options).get("match_types")
+    if kinds is None:
+        return (LatexExtractionConfig(), ExprExtractionConfig())
+    made = {"latex": LatexExtractionConfig(boxed_match_priority=0), "expr": ExprExtractionConfig()}
+    return tuple(made[k] for k in kinds)
 
 
 @functools.lru_cache(maxsize=64)
-def _mv_gold(gold: str) -> Any:
+def _mv_gold(gold: str, options: tuple) -> Any:
     from math_verify import parse
 
-    text = gold if any(d in gold for d in ("$", "\\(", "\\[")) else f"${gold}$"
-    return parse(text)
+    if not options:
+        gold = gold if any(d in gold for d in ("$", "\\(", "\\[")) else f"${gold}$"
+    return parse(gold, _targets(options))
 
 
-def mv_check(gold: str, answer: str) -> bool:
+def mv_check(common: tuple[str, tuple], answer: str) -> bool:
     """math-verify's verdict for one completion (runs in the bench's worker process)."""
     from math_verify import parse, verify
 
-    return bool(verify(_mv_gold(gold), parse(answer)))
+    gold, options = common
+    opts = dict(options)
+    kwargs = {"float_rounding": opts.get("precision", 6), "strict": opts.get("strict", True)}
+    if "allow_set_relation_comp" in opts:
+        kwargs["allow_set_relation_comp"] = opts["allow_set_relation_comp"]
+    return bool(verify(_mv_gold(gold, options), parse(answer, _targets(options)), **kwargs))
 
 
 @dataclass
@@ -52,6 +74,7 @@ class Tally:
     answers: int = 0
     seconds: float = 0.0
     correct: int = 0
+    agree_mv: int = 0
     scored_cases: int = 0
     false_pos: int = 0
     false_neg: int = 0
@@ -62,6 +85,8 @@ class Tally:
 
     def record(self, case: dict[str, Any], outcome: str) -> None:
         expect = case["expect"]
+        self.agree_mv += outcome == case.get("mv_expect", expect)
+        self.timeouts += outcome == "timeout"
         if expect == "grader_error":
             self.gold_cases += 1
             self.gold_flagged += outcome == "grader_error"
@@ -71,15 +96,30 @@ class Tally:
             self.correct += outcome == expect
             self.false_pos += expect == "reject" and outcome == "accept"
             self.false_neg += expect == "accept" and outcome != "accept"
-        self.timeouts += outcome == "timeout"
         if outcome != expect:
-            self.misses.append(f"[{case['category']}] {expect}->{outcome}: {case['note']}")
+            self.misses.append(f"[{case['label']}] {expect}->{outcome}: {case['note'][:100]}")
+
+
+def load_cases() -> list[dict[str, Any]]:
+    cases = []
+    for line in MV_CASES.read_text().splitlines():
+        c = json.loads(line)
+        options = tuple(
+            sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in c["mv_options"].items())
+        )
+        options = tuple(o for o in options if o[0] != "default_parse")
+        cases.append({**c, "subset": "mv", "label": c["source"], "mv": options})
+    for line in CASES.read_text().splitlines():
+        c = json.loads(line)
+        subset = "adv" if c["adversarial"] else "rlvr"
+        cases.append({**c, "subset": subset, "label": c["category"], "mv": ()})
+    return cases
 
 
 def build_groups(cases: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
-    by_gold: dict[tuple[str, bool], list[dict[str, Any]]] = defaultdict(list)
+    by_gold: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for case in cases:
-        by_gold[(case["gold"], case["adversarial"])].append(case)
+        by_gold[(case["subset"], case["gold"], case["mv"])].append(case)
     groups = []
     for members in by_gold.values():
         for start in range(0, len(members), size):
@@ -94,7 +134,7 @@ def _outcome(verdict: Any) -> str:
     return verdict.status
 
 
-def run_rlvr(groups: list[list[dict[str, Any]]], tallies: dict[bool, Tally]) -> None:
+def run_rlvr(groups: list[list[dict[str, Any]]], tallies: dict[str, Tally]) -> None:
     from rlvr.graders.math import MathGrader
     from rlvr.types import Task
 
@@ -105,7 +145,7 @@ def run_rlvr(groups: list[list[dict[str, Any]]], tallies: dict[bool, Tally]) -> 
         start = time.perf_counter()
         verdicts = grader.grade_group(task, [c["answer"] for c in group])
         elapsed = time.perf_counter() - start
-        tally = tallies[group[0]["adversarial"]]
+        tally = tallies[group[0]["subset"]]
         tally.seconds += elapsed
         tally.answers += len(group)
         for case in dict((id(c), c) for c in group).values():
@@ -113,7 +153,7 @@ def run_rlvr(groups: list[list[dict[str, Any]]], tallies: dict[bool, Tally]) -> 
 
 
 def run_math_verify(
-    groups: list[list[dict[str, Any]]], tallies: dict[bool, Tally], timeout_s: float
+    groups: list[list[dict[str, Any]]], tallies: dict[str, Tally], timeout_s: float
 ) -> None:
     from rlvr.graders.bounded import WorkerPool
 
@@ -121,11 +161,12 @@ def run_math_verify(
     import math_grader as this  # this file as an importable module, so workers can load mv_check
 
     with WorkerPool(size=1, preload=("math_verify", "math_grader"), memory_mb=None) as pool:
-        pool.run(this.mv_check, "1", "\\boxed{1}", timeout_s=60.0)  # warm-up
+        pool.run_batch(this.mv_check, ("1", ()), ["\\boxed{1}"], timeout_s=60.0)  # warm-up
         for group in groups:
             distinct = list(dict.fromkeys(c["answer"] for c in group))
-            results = pool.run_batch(this.mv_check, group[0]["gold"], distinct, timeout_s=timeout_s)
-            tally = tallies[group[0]["adversarial"]]
+            common = (group[0]["gold"], group[0]["mv"])
+            results = pool.run_batch(this.mv_check, common, distinct, timeout_s=timeout_s)
+            tally = tallies[group[0]["subset"]]
             tally.answers += len(group)
             outcome_of = {}
             for answer, res in zip(distinct, results, strict=True):
@@ -138,39 +179,31 @@ def run_math_verify(
                 tally.record(case, outcome_of[case["answer"]])
 
 
-def _table(results: dict[str, dict[bool, Tally]], title: str, subset: list[bool]) -> Any:
+def _pct(n: int, d: int) -> str:
+    return f"{n}/{d} ({100 * n / max(d, 1):.1f}%)"
+
+
+def _table(results: dict[str, dict[str, Tally]], subset: str) -> Any:
     from rich.table import Table
 
-    table = Table(title=title)
-    for col in (
-        "grader",
-        "accuracy",
-        "false pos.",
-        "false neg.",
-        "timeouts",
-        "broken golds flagged",
-        "answers/s",
-    ):
+    table = Table(title=SUBSETS[subset])
+    columns = ["grader", "accuracy", "agrees with suite", "false pos.", "false neg."]
+    columns += ["timeouts", "broken golds flagged", "answers/s"]
+    for col in columns:
         table.add_column(col, justify="left" if col == "grader" else "right")
     rates = {}
     for name, tallies in results.items():
-        t = Tally()
-        for key in subset:
-            s = tallies[key]
-            for attr in ("answers", "seconds", "correct", "scored_cases", "false_pos"):
-                setattr(t, attr, getattr(t, attr) + getattr(s, attr))
-            for attr in ("false_neg", "timeouts", "gold_flagged", "gold_cases"):
-                setattr(t, attr, getattr(t, attr) + getattr(s, attr))
+        t = tallies[subset]
         rates[name] = t.answers / t.seconds if t.seconds else float("inf")
-        accuracy = f"{t.correct}/{t.scored_cases} ({100 * t.correct / max(t.scored_cases, 1):.1f}%)"
-        flagged = f"{t.gold_flagged}/{t.gold_cases}" if t.gold_cases else "-"
+        total = t.scored_cases + t.gold_cases
         table.add_row(
             name,
-            accuracy,
+            _pct(t.correct + t.gold_flagged, total),
+            _pct(t.agree_mv, total) if subset == "mv" else "-",
             str(t.false_pos),
             str(t.false_neg),
             str(t.timeouts),
-            flagged,
+            f"{t.gold_flagged}/{t.gold_cases}" if t.gold_cases else "-",
             f"{rates[name]:,.0f}",
         )
     ratio = rates["rlvr"] / rates["math-verify"] if rates["math-verify"] else float("inf")
@@ -182,31 +215,29 @@ def main() -> None:
     from rich.console import Console
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     parser.add_argument("--group-size", type=int, default=8)
     parser.add_argument("--mv-timeout", type=float, default=3.0)
     parser.add_argument("--show-misses", action="store_true")
     args = parser.parse_args()
-    cases = [json.loads(line) for line in args.cases.read_text().splitlines() if line.strip()]
+    cases = load_cases()
     groups = build_groups(cases, args.group_size)
-    console = Console(width=None if sys.stdout.isatty() else 120)
+    console = Console(width=None if sys.stdout.isatty() else 140)
     console.print(f"{len(cases)} cases in {len(groups)} groups of {args.group_size}")
-    results: dict[str, dict[bool, Tally]] = {}
-    for name, runner in (("rlvr", run_rlvr), ("math-verify", run_math_verify)):
-        tallies = {False: Tally(), True: Tally()}
+    results: dict[str, dict[str, Tally]] = {}
+    for name in ("rlvr", "math-verify"):
+        tallies = {s: Tally() for s in SUBSETS}
         start = time.perf_counter()
         if name == "rlvr":
-            runner(groups, tallies)
+            run_rlvr(groups, tallies)
         else:
-            runner(groups, tallies, args.mv_timeout)
+            run_math_verify(groups, tallies, args.mv_timeout)
         console.print(f"{name}: done in {time.perf_counter() - start:.1f} s wall")
         results[name] = tallies
-    console.print(_table(results, "All cases", [False, True]))
-    console.print(_table(results, "Non-adversarial cases", [False]))
-    console.print(_table(results, "Adversarial cases", [True]))
+    for subset in SUBSETS:
+        console.print(_table(results, subset))
     for name, tallies in results.items():
-        misses = tallies[False].misses + tallies[True].misses
-        console.print(f"{name}: {len(misses)} cases differ from the expected outcome")
+        misses = [m for t in tallies.values() for m in t.misses]
+        console.print(f"{name}: {len(misses)} cases differ from rlvr's expected outcome")
         for line in misses[: None if args.show_misses else 12]:
             console.print(f"  {line}", markup=False)
 

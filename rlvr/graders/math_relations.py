@@ -11,9 +11,10 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import sympy
+from sympy.solvers.inequalities import solve_univariate_inequality
 
 from rlvr.graders.math_parse import Node
 
@@ -105,7 +106,8 @@ def _solved(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
     real = sympy.Symbol(var.name, real=True)
     conds = [_SYMPY_REL[o](a, b) for o, a, b in zip(ops, exprs, exprs[1:], strict=False)]
     try:
-        solution = sympy.And(*conds).subs(var, real).as_set()
+        parts = [solve_univariate_inequality(c.subs(var, real), real, relational=False) for c in conds]
+        solution = sympy.Intersection(*parts)
     except (NotImplementedError, TypeError, ValueError):
         return None
     pieces = solution.args if isinstance(solution, sympy.Union) else (solution,)
