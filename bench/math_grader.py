@@ -119,7 +119,8 @@ def load_cases() -> list[dict[str, Any]]:
 def build_groups(cases: list[dict[str, Any]], size: int) -> list[list[dict[str, Any]]]:
     by_gold: dict[tuple, list[dict[str, Any]]] = defaultdict(list)
     for case in cases:
-        by_gold[(case["subset"], case["gold"], case["mv"])].append(case)
+        options = json.dumps(case.get("options", {}), sort_keys=True)
+        by_gold[(case["subset"], case["gold"], case["mv"], options)].append(case)
     groups = []
     for members in by_gold.values():
         for start in range(0, len(members), size):
@@ -138,9 +139,9 @@ def run_rlvr(groups: list[list[dict[str, Any]]], tallies: dict[str, Tally]) -> N
     from rlvr.graders.math import MathGrader
     from rlvr.types import Task
 
-    grader = MathGrader()
-    grader.grade_group(Task(id="warm", prompt="", gold="x+1"), ["\\boxed{1+x}"])  # start a worker
+    MathGrader().grade_group(Task(id="warm", prompt="", gold="x+1"), ["\\boxed{1+x}"])  # a worker
     for group in groups:
+        grader = MathGrader(**group[0].get("options", {}))
         task = Task(id="bench", prompt="", gold=group[0]["gold"])
         start = time.perf_counter()
         verdicts = grader.grade_group(task, [c["answer"] for c in group])

@@ -12,7 +12,7 @@ import pytest
 from rlvr.errors import ManifestError
 from rlvr.graders import make_grader
 from rlvr.graders.math import MathGrader, check
-from rlvr.graders.math_extract import extract_answers
+from rlvr.graders.math_extract import extract_answers, gold_answer
 from rlvr.graders.math_guard import Limits, TooBig, check_size
 from rlvr.graders.math_normalize import normalize
 from rlvr.graders.math_parse import ParseError, parse
@@ -20,6 +20,8 @@ from rlvr.types import Task, Verdict
 
 CASES_PATH = Path(__file__).resolve().parents[1] / "graders" / "math" / "cases.jsonl"
 CASES: list[dict[str, Any]] = [json.loads(line) for line in CASES_PATH.read_text().splitlines()]
+MV_PATH = CASES_PATH.parent / "math_verify_cases.jsonl"
+MV_CASES: list[dict[str, Any]] = [json.loads(line) for line in MV_PATH.read_text().splitlines()]
 
 
 def _outcome(verdict: Verdict) -> str:
@@ -34,9 +36,8 @@ def test_cases_file_has_the_promised_shape() -> None:
     assert set(expects) == {"accept", "reject", "grader_error"}
     assert expects.count("reject") >= len(CASES) / 3
     assert sum(c["adversarial"] for c in CASES) >= 40
-    assert all(
-        set(c) == {"gold", "answer", "expect", "category", "adversarial", "note"} for c in CASES
-    )
+    keys = {"gold", "answer", "expect", "category", "adversarial", "note"}
+    assert all(keys <= set(c) <= keys | {"options"} for c in CASES)
     assert CASES_PATH.stat().st_size < 1_000_000
 
 
@@ -44,13 +45,53 @@ def test_cases_file_has_the_promised_shape() -> None:
     "case", CASES, ids=[f"{i}-{c['category']}-{c['expect']}" for i, c in enumerate(CASES)]
 )
 def test_case(case: dict[str, Any]) -> None:
-    verdict = check(case["gold"], case["answer"])
+    verdict = check(case["gold"], case["answer"], **case.get("options", {}))
     assert _outcome(verdict) == case["expect"], f"{case['note']}: {verdict.reason}"
     if case["expect"] == "grader_error":
         assert verdict.reward is None
     else:
         assert verdict.reward == (1.0 if case["expect"] == "accept" else 0.0)
         assert verdict.reason
+
+
+@pytest.mark.parametrize("case", MV_CASES, ids=[c["source"] for c in MV_CASES])
+def test_math_verify_suite_case(case: dict[str, Any]) -> None:
+    verdict = check(case["gold"], case["answer"])
+    assert _outcome(verdict) == case["expect"], f"{case['source']}: {verdict.reason}"
+
+
+def test_math_verify_suite_agreement_and_every_difference_is_explained() -> None:
+    differ = [c for c in MV_CASES if c["expect"] != c["mv_expect"]]
+    assert len(MV_CASES) >= 270
+    assert len(differ) <= 0.05 * len(MV_CASES)
+    assert all(c["note"] for c in differ)
+
+
+def test_joined_boxes_form_a_set_but_a_hedge_does_not() -> None:
+    joined = extract_answers("roots $\\boxed{1}$, $\\boxed{2}$ and $\\boxed{3}$")
+    assert joined.joined == "1, 2, 3"
+    assert extract_answers("$\\boxed{12}$, or maybe $\\boxed{10}$").joined is None
+    assert check("\\{1,2,3\\}", "$\\boxed{1}$, $\\boxed{2}$ and $\\boxed{3}$").passed
+    assert not check("2", "$\\boxed{1}$, $\\boxed{2}$ and $\\boxed{3}$").passed
+
+
+def test_a_worked_solution_gold_is_read_by_its_last_box() -> None:
+    assert gold_answer("So $x = 2$ and the area is $\\boxed{12}$.") == "12"
+    assert gold_answer("\\boxed{1} and \\boxed{2}") == "1, 2"
+    assert gold_answer("$x \\geq 5$") == "$x \\geq 5$"
+
+
+def test_options_change_the_documented_rules() -> None:
+    assert not check("0.28", "\\boxed{28\\%}").passed
+    assert check("0.28", "\\boxed{28\\%}", percent="either").passed
+    assert check("0.28", "\\boxed{28\\%}", percent="fraction").passed
+    assert check("1/3", "\\boxed{0.3333}", decimal_digits=4).passed
+    assert not check("1/3", "\\boxed{0.3333}").passed
+    assert check("C", "so (C) it is").passed
+    assert not check("C", "so (C) it is", multiple_choice=False).passed
+    assert not check("\\sqrt{x^2}", "\\boxed{x}", positive_symbols=False).passed
+    with pytest.raises(ManifestError, match="percent"):
+        MathGrader(percent="sometimes")
 
 
 def test_grade_group_keeps_order_and_reads_the_gold_once() -> None:
@@ -201,3 +242,17 @@ def test_guard_refuses_bombs_before_evaluating(text: str) -> None:
 def test_parser_refuses_what_it_cannot_read(text: str) -> None:
     with pytest.raises(ParseError):
         parse(text)
+
+
+def test_audit_reports_a_gold_that_cannot_be_read() -> None:
+    import rlvr
+    from rlvr.audit.spec_gap import GapOptions, audit_task, summary
+
+    env = rlvr.load_env("math")
+    broken = Task(id="broken", prompt="p", gold="\\frac{1}{")
+    audit = audit_task(env, broken, GapOptions(max_mutants=2))
+    assert "cannot be read" in audit.gold_unreadable
+    assert audit.gap and any("gold cannot be read" in r for r in audit.reasons)
+    fine = audit_task(env, Task(id="fine", prompt="p", gold="\\frac{1}{2}"), GapOptions())
+    assert fine.gold_unreadable == ""
+    assert summary("math", [audit, fine], 0.0).golds_unreadable == 1

@@ -57,6 +57,7 @@ class TaskAudit(BaseModel):
     task_id: str
     reference_passed: bool | None
     reference_reason: str = ""
+    gold_unreadable: str = ""
     mutants: int = 0
     mutants_killed: int = 0
     mutants_stillborn: int = 0
@@ -154,6 +155,8 @@ def summarize(
     audit = TaskAudit(task_id=task.id, reference_passed=None, duration_s=round(duration, 3))
     for c, v in zip(cands, verdicts, strict=True):
         g = _graded(c, v)
+        if (v.details or {}).get("gold_unreadable") and not audit.gold_unreadable:
+            audit.gold_unreadable = v.reason[:REASON_CHARS]
         if c.role == "reference":
             audit.reference_passed, audit.reference_reason = g.passed, g.reason
         elif c.role == "trivial":
@@ -181,6 +184,10 @@ def summarize(
 
 
 def _reasons(audit: TaskAudit) -> None:
+    if audit.gold_unreadable:
+        audit.reasons.append(
+            f"gold cannot be read (its groups would be masked): {audit.gold_unreadable}"
+        )
     if audit.reference_passed is False:
         audit.reasons.append(f"reference fails: {audit.reference_reason}")
     for t in audit.trivials:
@@ -219,6 +226,7 @@ class GapSummary(BaseModel):
     mean_task_score: float | None
     tasks_with_survivors: int
     duration_s: float
+    golds_unreadable: int = 0
 
 
 def summary(env_name: str, audits: list[TaskAudit], duration: float) -> GapSummary:
@@ -241,6 +249,7 @@ def summary(env_name: str, audits: list[TaskAudit], duration: float) -> GapSumma
         mean_task_score=round(sum(scores) / len(scores), 4) if scores else None,
         tasks_with_survivors=sum(bool(a.surviving) for a in audits),
         duration_s=round(duration, 2),
+        golds_unreadable=sum(bool(a.gold_unreadable) for a in audits),
     )
 
 

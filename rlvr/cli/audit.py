@@ -71,7 +71,7 @@ def _gap_table(audits: list, summary: object) -> Table:  # type: ignore[type-arg
         f"{s.tasks} tasks, mutation score {s.mutation_score} (mean per task "  # type: ignore[attr-defined]
         f"{s.mean_task_score}), {s.tasks_with_survivors} with surviving mutants, "  # type: ignore[attr-defined]
         f"{s.reference_failed} failing references, {s.trivial_passed} with passing "  # type: ignore[attr-defined]
-        f"trivial answers, {s.duration_s} s"
+        f"trivial answers, {s.golds_unreadable} unreadable golds, {s.duration_s} s"  # type: ignore[attr-defined]
     )  # type: ignore[attr-defined]
     return table
 

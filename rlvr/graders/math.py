@@ -173,7 +173,8 @@ class MathGrader:
     def _grade(self, gold: Any, answers: list[str], bare: bool) -> list[Verdict]:
         start = time.perf_counter()
         if gold is None or not str(gold).strip():
-            return [Verdict.error("grader_error", "the task has no gold answer") for _ in answers]
+            reason, details = "the task has no gold answer", {"gold_unreadable": True}
+            return [Verdict.error("grader_error", reason, details=details) for _ in answers]
         g = self._read_gold(gold)
         if g.letter is not None:
             fallback = self.options.fallback_last_number
@@ -290,7 +291,8 @@ class MathGrader:
             if gold_problem is not None:
                 for i, p in enumerate(prepared):
                     if verdicts[i] is None or verdicts[i].reason != _IDENTICAL:  # type: ignore[union-attr]
-                        verdicts[i] = gold_problem.model_copy(update={"details": p.details})
+                        details = {**p.details, "gold_unreadable": True}
+                        verdicts[i] = gold_problem.model_copy(update={"details": details})
                 return
             results = results[1:]
         by_key = dict(zip(keys, results, strict=True))

@@ -65,8 +65,8 @@ def build(node: Node, positive: bool) -> sympy.Expr:
 
     if node.kind == "lim":
         var, point, body = (to_sympy(k, positive) for k in node.kids)
-        return sympy.limit(body, sympy.Symbol(str(var)), point)
-    var, lo, hi, body = (to_sympy(k, False) for k in node.kids)
+        return sympy.limit(body, var, point)
+    var, lo, hi, body = (to_sympy(k, positive) for k in node.kids)
     op = sympy.Sum if node.kind == "sum" else sympy.Product
     span = hi - lo
     if span.is_number and span > MAX_TERMS:

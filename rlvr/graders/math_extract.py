@@ -21,6 +21,7 @@ completion's length.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -60,7 +61,9 @@ _LONE_WORDS = frozenset(
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _PROSE_END_RE = re.compile(r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n", re.IGNORECASE)
-_LEAD_RE = re.compile(r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I)
+_LEAD_RE = re.compile(
+    r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I
+)
 _JOIN_DENY_RE = re.compile(
     r"\b(?:or|maybe|perhaps|possibly|alternatively|either|wait|actually|instead|but|however|"
     r"hmm|no|not|wrong|incorrect|mistake|check|recheck|guess|probably|likely|might|could|"
@@ -132,8 +135,12 @@ def from_prose(text: str) -> str:
         return text
     spans = list(_SPAN_RE.finditer(text))
     if spans:
-        between = [text[a.end() : b.start()] for a, b in zip(spans, spans[1:], strict=False)]
-        if len(spans) > 1 and spans[0].start() == 0 and all(_JOINER_RE.fullmatch(g) for g in between):
+        between = [text[a.end() : b.start()] for a, b in itertools.pairwise(spans)]
+        if (
+            len(spans) > 1
+            and spans[0].start() == 0
+            and all(_JOINER_RE.fullmatch(g) for g in between)
+        ):
             return _SPAN_DELIMS_RE.sub(" ", text[: spans[-1].end()]).strip()
         last = spans[-1]
         number = _last_match(_NUMBER_RE, text)

@@ -253,4 +253,4 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
     s = _ungroup_thousands(s)
-    return s.rstrip("\\").strip() if s.endswith("\\") and not s.endswith("\\\\") else s
+    return s.rstrip("\\").strip()

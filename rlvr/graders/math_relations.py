@@ -106,7 +106,9 @@ def _solved(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
     real = sympy.Symbol(var.name, real=True)
     conds = [_SYMPY_REL[o](a, b) for o, a, b in zip(ops, exprs, exprs[1:], strict=False)]
     try:
-        parts = [solve_univariate_inequality(c.subs(var, real), real, relational=False) for c in conds]
+        parts = [
+            solve_univariate_inequality(c.subs(var, real), real, relational=False) for c in conds
+        ]
         solution = sympy.Intersection(*parts)
     except (NotImplementedError, TypeError, ValueError):
         return None

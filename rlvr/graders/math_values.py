@@ -20,7 +20,7 @@ from rlvr.graders.math_parse import Node
 from rlvr.graders.math_relations import assigned, relation_value
 
 MAX_PM = 4
-__all__ = ["assigned", "to_value", "to_sympy", "rational", "has_decimal", "scalar"]
+__all__ = ["assigned", "has_decimal", "rational", "scalar", "to_sympy", "to_value"]
 
 
 class NotComparable(ValueError):
@@ -60,7 +60,10 @@ def _matrix_arithmetic(node: Node) -> Node:
     if not isinstance(result, sympy.MatrixBase):
         raise NotComparable("a matrix expression that is not a matrix")
     rows = tuple(
-        Node("row", tuple(Node("scalar", (Node("sx", value=result[i, j]),)) for j in range(result.cols)))
+        Node(
+            "row",
+            tuple(Node("scalar", (Node("sx", value=result[i, j]),)) for j in range(result.cols)),
+        )
         for i in range(result.rows)
     )
     return Node("matrix", rows)

@@ -80,10 +80,16 @@ def _equal(gold: Node, value: Node, rules: Rules, shown: str) -> tuple[Outcome, 
         return Outcome(False, f"the answer is too complex to compare: {exc}"), shown, ""
     except Exception as exc:  # sympy failing on an odd answer: reject, and flag it
         problem = f"{type(exc).__name__}: {exc}"[:300]
-        return Outcome(False, f"the checker could not compare this answer ({problem})"), shown, problem
+        return (
+            Outcome(False, f"the checker could not compare this answer ({problem})"),
+            shown,
+            problem,
+        )
 
 
-def check_candidates(common: Common, item: tuple[tuple[Forms, ...], Forms | None] | None) -> dict[str, Any]:
+def check_candidates(
+    common: Common, item: tuple[tuple[Forms, ...], Forms | None] | None
+) -> dict[str, Any]:
     """Grade one answer's candidates against the group's gold (item None: check the gold only).
 
     Boxes read together (`joined`) replace the separate candidates only when the gold itself
