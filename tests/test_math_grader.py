@@ -103,7 +103,7 @@ def test_grade_group_keeps_order_and_reads_the_gold_once() -> None:
         "I give up.",
         "So $\\boxed{\\frac{1}{2}}$.",
         "$\\boxed{1/2}$ or maybe $\\boxed{1/3}$",
-        "\\boxed{2^{-1}}",
+        "\\boxed{\\sin\\frac{\\pi}{6}}",
         "\\boxed{9^{9^{9^9}}}",
     ]
     verdicts = grader.grade_group(Task(id="t", prompt="p", gold="\\dfrac12"), answers)

@@ -34,6 +34,7 @@ from rlvr.graders.bounded import JobResult, PoolError, shared_pool
 from rlvr.graders.math_choice import choice_letter, grade_choice
 from rlvr.graders.math_exact import compare_rationals, plain_number
 from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
+from rlvr.graders.math_fast import Plain, compare_plain, read_plain
 from rlvr.graders.math_guard import Limits
 from rlvr.graders.math_normalize import has_percent, normalize
 from rlvr.graders.math_rules import Rules
@@ -119,6 +120,7 @@ class _Gold:
     percent: bool
     plain: tuple | None
     letter: str | None
+    tree: Plain | None = None
 
 
 def _remote(common: tuple[str, Limits, Rules], item: Any) -> dict[str, Any]:
@@ -168,7 +170,9 @@ class MathGrader:
         text = gold_answer(str(gold))
         norm = normalize(text, opts.percent == "fraction", opts.strip_units)
         letter = choice_letter(norm) if opts.multiple_choice else None
-        return _Gold(norm, has_percent(text), plain_number(norm), letter)
+        plain = plain_number(norm)
+        tree = None if plain is not None or letter else read_plain(norm, opts.limits)
+        return _Gold(norm, has_percent(text), plain, letter, tree)
 
     def _grade(self, gold: Any, answers: list[str], bare: bool) -> list[Verdict]:
         start = time.perf_counter()
@@ -193,8 +197,9 @@ class MathGrader:
             else:
                 remote.append(i)
         settled = all(v is not None and v.reason == _IDENTICAL for v in verdicts)
-        if remote or (g.plain is None and not settled):
-            self._run_remote(g.norm, g.plain is None, prepared, remote, verdicts)
+        unread = g.plain is None and g.tree is None
+        if remote or (unread and not settled):
+            self._run_remote(g.norm, unread, prepared, remote, verdicts)
         elapsed = time.perf_counter() - start
         return [
             v if v.duration_s is not None else v.model_copy(update={"duration_s": elapsed})
@@ -230,14 +235,12 @@ class MathGrader:
         return p
 
     def _fast(self, gold: _Gold, p: _Prepared) -> Verdict | None:
-        """Compare plain numbers in this thread; None when any candidate needs the worker."""
+        """Compare exact numbers in this thread; None when any candidate needs the worker."""
         start = time.perf_counter()
         if all(f == (gold.norm,) for f in p.forms):
             passed, reason = True, _IDENTICAL
-        elif gold.plain is None:
-            return None
         else:
-            per_candidate = [self._plain_match(gold.plain, forms) for forms in p.forms]
+            per_candidate = [self._match_forms(gold, forms) for forms in p.forms]
             if any(r is None for r in per_candidate):
                 return None
             results = [r for r in per_candidate if r is not None]
@@ -252,17 +255,31 @@ class MathGrader:
             duration_s=time.perf_counter() - start,
         )
 
-    def _plain_match(self, gold: tuple, forms: Forms) -> tuple[bool, str] | None:
-        values = [plain_number(f) for f in forms]
-        if any(v is None for v in values):
-            return None
+    def _match_forms(self, gold: _Gold, forms: Forms) -> tuple[bool, str] | None:
+        first: tuple[bool, str] | None = None
+        for form in forms:
+            out = self._match_one(gold, form)
+            if out is None:
+                return None
+            if out[0]:
+                return out
+            first = first or out
+        return first
+
+    def _match_one(self, gold: _Gold, form: str) -> tuple[bool, str] | None:
         digits = self.options.decimal_digits
-        results = []
-        for v in values:
-            assert v is not None
-            sides = ("g" if gold[1] else "") + ("a" if v[1] else "")
-            results.append(compare_rationals(gold[0], v[0], gold[1] or v[1], digits, sides))
-        return next((r for r in results if r[0]), results[0])
+        if gold.plain is not None:
+            value = plain_number(form)
+            if value is not None:
+                sides = ("g" if gold.plain[1] else "") + ("a" if value[1] else "")
+                return compare_rationals(gold.plain[0], value[0], bool(sides), digits, sides)
+            gold_tree: Plain = ("num", gold.plain[0], gold.plain[1])
+        elif gold.tree is not None:
+            gold_tree = gold.tree
+        else:
+            return None
+        ans = read_plain(form, self.options.limits)
+        return None if ans is None else compare_plain(gold_tree, ans, digits)
 
     def _run_remote(
         self,

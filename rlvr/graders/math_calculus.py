@@ -7,9 +7,7 @@ which runs to the end of the product term as in LaTeX), then built in sympy and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from rlvr.graders.math_parse import Node, ParseError
 
@@ -59,8 +57,10 @@ def parse_limit(p: Parser) -> Node:
     return Node("lim", (var, point, p.term()))
 
 
-def build(node: Node, positive: bool) -> sympy.Expr:
-    """The sympy value of a sum, product or limit node."""
+def build(node: Node, positive: bool) -> Any:
+    """The sympy value of a sum, product or limit node (sympy is imported in the worker only)."""
+    import sympy
+
     from rlvr.graders.math_values import to_sympy
 
     if node.kind == "lim":

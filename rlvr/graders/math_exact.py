@@ -11,6 +11,10 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rlvr.graders.math_parse import Node
 
 DECIMAL_REL_TOL = Fraction(1, 10**9)
 MAX_PLAIN_CHARS = 400
@@ -107,3 +111,46 @@ def fmt_fraction(q: Fraction, width: int = 60) -> str:
     return (
         f"{sign}{10 ** (log - exp):.9f}e{exp:+d} (a fraction of about {bits * 0.30103:.0f} digits)"
     )
+
+
+def has_decimal(node: Node) -> bool:
+    if node.kind == "num":
+        return bool(node.value[1])
+    return any(has_decimal(k) for k in node.kids)
+
+
+def rational(node: Node) -> Fraction | None:
+    """The exact rational value of a tree of +, -, *, / and whole powers, else None."""
+    try:
+        return _rational(node)
+    except (_NotRational, ZeroDivisionError):
+        return None
+
+
+class _NotRational(Exception):
+    pass
+
+
+def _rational(node: Node) -> Fraction:
+    kind = node.kind
+    if kind == "num":
+        return node.value[0]
+    if kind == "add":
+        return sum((_rational(k) for k in node.kids), Fraction(0))
+    if kind == "mul":
+        out = Fraction(1)
+        for k in node.kids:
+            out *= _rational(k)
+        return out
+    if kind == "neg":
+        return -_rational(node.kids[0])
+    if kind == "inv":
+        return 1 / _rational(node.kids[0])
+    if kind == "frac":
+        return _rational(node.kids[0]) / _rational(node.kids[1])
+    if kind == "pow":
+        exp = _rational(node.kids[1])
+        if exp.denominator != 1:
+            raise _NotRational
+        return _rational(node.kids[0]) ** int(exp)
+    raise _NotRational

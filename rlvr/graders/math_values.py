@@ -16,6 +16,7 @@ from typing import Any
 import sympy
 
 from rlvr.graders.math_calculus import CALCULUS as _CALCULUS
+from rlvr.graders.math_exact import has_decimal, rational
 from rlvr.graders.math_parse import Node
 from rlvr.graders.math_relations import assigned, relation_value
 
@@ -125,49 +126,6 @@ def _choose(node: Node, signs: Iterator[str]) -> Node:
         sign = next(signs)
         return kids[0] if sign == "+" else Node("neg", kids)
     return Node(node.kind, kids, node.value) if node.kids else node
-
-
-def has_decimal(node: Node) -> bool:
-    if node.kind == "num":
-        return bool(node.value[1])
-    return any(has_decimal(k) for k in node.kids)
-
-
-def rational(node: Node) -> Fraction | None:
-    """The exact rational value of a tree of +, -, *, / and whole powers, else None."""
-    try:
-        return _rational(node)
-    except (_NotRational, ZeroDivisionError):
-        return None
-
-
-class _NotRational(Exception):
-    pass
-
-
-def _rational(node: Node) -> Fraction:
-    kind = node.kind
-    if kind == "num":
-        return node.value[0]
-    if kind == "add":
-        return sum((_rational(k) for k in node.kids), Fraction(0))
-    if kind == "mul":
-        out = Fraction(1)
-        for k in node.kids:
-            out *= _rational(k)
-        return out
-    if kind == "neg":
-        return -_rational(node.kids[0])
-    if kind == "inv":
-        return 1 / _rational(node.kids[0])
-    if kind == "frac":
-        return _rational(node.kids[0]) / _rational(node.kids[1])
-    if kind == "pow":
-        exp = _rational(node.kids[1])
-        if exp.denominator != 1:
-            raise _NotRational
-        return _rational(node.kids[0]) ** int(exp)
-    raise _NotRational
 
 
 _FUNCS = {

@@ -136,3 +136,13 @@ def _reason(item: tuple[str, ...], outcomes: list[Outcome]) -> str:
         f"several different final answers ({len(item)}: {shown}); give exactly one. "
         f"First mismatch: {wrong.reason}"
     )
+
+
+def _warm_up() -> None:
+    """Pay sympy's first-call costs (inequality solving, simplify) when the worker starts,
+    not inside the deadline of the first answer that needs them."""
+    check_candidates(("x < 1", Limits(), Rules()), (((r"-x > -1",),), None))
+    check_candidates(("\\sqrt{2}", Limits(), Rules()), ((("\\frac{2}{\\sqrt{2}}",),), None))
+
+
+_warm_up()
