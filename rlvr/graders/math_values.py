@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from fractions import Fraction
 from typing import Any
 
 import sympy
