@@ -215,10 +215,14 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     if manifest.sandbox is not None:
         options.setdefault("sandbox", manifest.sandbox)
         options.setdefault("env_dir", str(folder))
-    from rlvr.audit.hacks import AuditedGrader, split_hack_options
+    from rlvr.audit.hacks import AuditedGrader, split_audit_language, split_hack_options
 
-    options, hack_policy = split_hack_options(options, f"{folder / MANIFEST_NAME}: grader.options")
+    where = f"{folder / MANIFEST_NAME}: grader.options"
+    options, hack_policy = split_hack_options(options, where)
+    options, audit_language = split_audit_language(options, where)
     grader = make_grader(manifest.grader.kind, options)
+    if audit_language is not None:  # [grader.options] audit_language = "javascript"
+        grader.audit_language = audit_language
     if hack_policy is not None:  # [grader.options] hack_policy = "report" | "zero" | "penalty"
         grader = AuditedGrader(grader, hack_policy)
     env = Environment(

@@ -23,6 +23,7 @@ OPENERS = {
     ),
     "go": r"\bfunc\s+(?:\([^)]*\)\s*)?{name}\s*(?:\[[^\]]*\]\s*)?\(",
     "rust": r"\bfn\s+{name}\s*(?:<[^>{{]*>)?\s*\(",
+    "text": r"\b{name}\s*\(",  # any stack: the first `name(...)` followed by a braced body
 }
 
 
@@ -44,9 +45,14 @@ def _code_positions(src: str, lang: Language) -> list[tuple[int, str]]:
 
 def function_span(src: str, lang: Language, name: str) -> FunctionSpan | None:
     """The parameters, return type text and body braces of function `name`, or None."""
-    m = re.search(OPENERS[lang].format(name=re.escape(name)), src)
-    if m is None:
-        return None
+    for m in re.finditer(OPENERS[lang].format(name=re.escape(name)), src):
+        span = _span_at(src, lang, m)
+        if span is not None or lang != "text":
+            return span
+    return None
+
+
+def _span_at(src: str, lang: Language, m: re.Match[str]) -> FunctionSpan | None:
     toks = [(p, t) for p, t in _code_positions(src, lang) if p >= m.end() - 1]
     depth, close_paren = 0, None
     for i, (_pos, text) in enumerate(toks):
@@ -61,6 +67,8 @@ def function_span(src: str, lang: Language, name: str) -> FunctionSpan | None:
     if open_i is None:
         return None
     between = src[toks[close_paren][0] + 1 : toks[open_i][0]]
+    if lang == "text" and re.search(r"[;=}]", between):  # a call or a declaration, not a body
+        return None
     returns = re.sub(r"^\s*(?:->|=>|:)?\s*", "", between).strip()
     if lang == "javascript":
         returns = ""
@@ -70,6 +78,17 @@ def function_span(src: str, lang: Language, name: str) -> FunctionSpan | None:
         if depth == 0:
             return FunctionSpan(params.strip(), returns, toks[open_i][0], pos)
     return None
+
+
+def _generic_param(p: str) -> str:
+    """A parameter's name in any C-family syntax: before `:` (`a: Int`), else the last word
+    (`const std::vector<int>& a`), defaults cut off."""
+    p = p.split("=")[0]
+    typed = re.match(r"\s*(?:\w+\s+)*?([A-Za-z_$][\w$]*)\s*:(?!:)", p)
+    if typed:
+        return typed.group(1)
+    words = re.findall(r"[A-Za-z_$][\w$]*", p)
+    return words[-1] if words else ""
 
 
 def param_names(params: str, lang: Language) -> list[tuple[str, str]]:
@@ -94,6 +113,8 @@ def param_names(params: str, lang: Language) -> list[tuple[str, str]]:
         elif lang == "go":
             bits = p.split(None, 1)
             pairs.append((bits[0], bits[1] if len(bits) > 1 else ""))
+        elif lang == "text":
+            pairs.append((_generic_param(p), ""))
         else:
             pairs.append((re.split(r"[=\s]", p.lstrip("."))[0], ""))
     if lang == "go":  # `a, b int`: names without a type share the next one's

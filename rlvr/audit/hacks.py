@@ -44,7 +44,9 @@ LANGUAGES = {
     "rs": "rust",
     "math": "math",
     "toolcall": "toolcall",
+    "text": "text",
 }
+GENERIC = "text"  # any other stack: generic C-family lexing, text mutants, generic trivials
 FENCE_TAGS = {
     "python": ["python", "py", "python3"],
     "javascript": ["javascript", "js", "node"],
@@ -70,18 +72,17 @@ class HackPolicy(BaseModel):
 
 
 def normalize_language(language: str) -> str:
-    """The audit's name for a language or grader kind; ValueError for an unknown one."""
-    lang = LANGUAGES.get(language.lower())
-    if lang is None:
-        raise ValueError(
-            f"unknown language {language!r}; use one of {sorted(set(LANGUAGES.values()))}"
-        )
-    return lang
+    """The audit's name for a language or grader kind; "text" (generic checks) for any other."""
+    return LANGUAGES.get(language.lower(), GENERIC)
 
 
 def grader_language(grader: Any) -> str:
-    """The language a grader checks: a code grader's main fence tag, else its kind."""
+    """The language a grader checks: the manifest's `audit_language`, else a code grader's
+    main fence tag, else its kind; "text" for a stack the audit has no syntax for."""
     inner = getattr(grader, "inner", grader)
+    chosen = getattr(grader, "audit_language", None) or getattr(inner, "audit_language", None)
+    if chosen:
+        return normalize_language(chosen)
     options = getattr(inner, "options", None)
     tags = getattr(options, "language", None)
     if getattr(inner, "name", "") == "code" and tags:
@@ -89,10 +90,30 @@ def grader_language(grader: Any) -> str:
     return normalize_language(getattr(inner, "name", "") or "python")
 
 
+def split_audit_language(
+    options: dict[str, Any], where: str = "grader.options"
+) -> tuple[dict[str, Any], str | None]:
+    """Take `audit_language` out of grader options (the syntax the audits read answers in)."""
+    if "audit_language" not in options:
+        return options, None
+    value = options["audit_language"]
+    choices = sorted(set(LANGUAGES.values()) - {"math", "toolcall"})
+    if not isinstance(value, str) or value.lower() not in LANGUAGES:
+        raise ManifestError(
+            f"{where}: audit_language {value!r} is not a language the audits know",
+            f"use one of {choices} (a stack with close syntax), or remove it: any other stack "
+            'is audited with the generic "text" checks',
+        )
+    return {k: v for k, v in options.items() if k != "audit_language"}, LANGUAGES[value.lower()]
+
+
 def answer_code(task: Task, answer: str, lang: str) -> str:
     """The program an answer stands for: its fenced block, or a HumanEval-style continuation."""
-    from rlvr.graders.code_extract import extract_fenced, function_program
+    from rlvr.graders.code_extract import extract_fenced, fenced_blocks, function_program
 
+    if lang not in FENCE_TAGS:  # any stack: its last fenced block, whatever the tag
+        blocks = fenced_blocks(answer)
+        return blocks[-1][1] if blocks else answer
     code = extract_fenced(answer, FENCE_TAGS[lang]) or answer
     if lang != "python":
         return code

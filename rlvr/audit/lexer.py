@@ -1,5 +1,7 @@
 """A small lexer for Python, JavaScript, Go and Rust source: enough to find literals and
-operators without touching strings or comments.
+operators without touching strings or comments. Any other stack's source goes through it as
+"text", a generic C-family reading: `//` and `/* */` comments, a `#` line (a preprocessor line
+or a shell comment), and strings in `"`, `'` or backticks.
 
 The audits need two things from source text in any stack: the literals an answer contains
 (hard-coded test data) and the operators a mutant may change. Full parsers exist only for
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 Kind = Literal["ident", "number", "string", "op", "comment", "space"]
-Language = Literal["python", "javascript", "go", "rust"]
+Language = Literal["python", "javascript", "go", "rust", "text"]
 
 _NUMBER = re.compile(
     r"0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|"
@@ -102,13 +104,18 @@ def _string_end(src: str, i: int, lang: Language) -> int | None:
     return None
 
 
+def _line_start_hash(src: str, i: int) -> bool:
+    """A `#` with only whitespace before it on its line."""
+    return src[i] == "#" and not src[src.rfind("\n", 0, i) + 1 : i].strip()
+
+
 def _comment_end(src: str, i: int, lang: Language) -> int | None:
     if lang == "python":
         if src[i] == "#":
             j = src.find("\n", i)
             return len(src) if j < 0 else j
         return None
-    if src.startswith("//", i):
+    if src.startswith("//", i) or (lang == "text" and _line_start_hash(src, i)):
         j = src.find("\n", i)
         return len(src) if j < 0 else j
     if src.startswith("/*", i):

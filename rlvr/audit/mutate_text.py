@@ -1,4 +1,5 @@
-"""Token-level mutants for JavaScript, Go and Rust reference solutions.
+"""Token-level mutants for JavaScript, Go and Rust reference solutions, and for any other
+stack's as "text" (the lexer's generic C-family reading).
 
 The same operators as the Python AST mutator, applied to the reference's source text through
 the lexer (strings and comments are never touched): comparison swaps, arithmetic swaps,
@@ -146,7 +147,7 @@ def _condition(toks: list[Token], i: int, lang: Language) -> tuple[int, int] | N
     code = [(j, t) for j, t in enumerate(toks) if j > i and t.kind not in ("space", "comment")]
     if not code:
         return None
-    if lang == "javascript" or (code[0][1].text == "(" and lang == "go"):
+    if lang == "javascript" or (code[0][1].text == "(" and lang in ("go", "text")):
         return _paren_condition(code)
     return _brace_condition(code, lang)
 

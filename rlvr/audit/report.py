@@ -45,10 +45,17 @@ def _cell(value: object) -> str:
 
 
 def _summary_table(s: GapSummary) -> str:
+    shown = s.model_dump(exclude={"checks", "note"})
     rows = "".join(
-        f"<tr><th>{html.escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in s.model_dump().items()
+        f"<tr><th>{html.escape(k)}</th><td>{_cell(v)}</td></tr>" for k, v in shown.items()
     )
     return f"<table class='summary'>{rows}</table>"
+
+
+def _checks(s: GapSummary) -> str:
+    items = "".join(f"<li>{html.escape(c)}</li>" for c in s.checks)
+    note = f"<p class='note'>{html.escape(s.note)}</p>" if s.note else ""
+    return f"<h2>Checks that ran ({html.escape(s.language or '?')})</h2><ul>{items}</ul>{note}"
 
 
 def _task_table(audits: list[TaskAudit]) -> str:
@@ -116,6 +123,7 @@ def write_gap_report(out_dir: Path, audits: list[TaskAudit], s: GapSummary) -> P
     body = [
         f"<h1>Specification-gap audit: {html.escape(s.env)}</h1>",
         _summary_table(s),
+        _checks(s),
         f"<img src='{HISTOGRAM}' alt='histogram of mutation scores'>",
         f"<h2>Specification gaps ({len(gaps)} of {len(audits)} tasks)</h2>",
         *(_gap_section(a) for a in gaps),

@@ -29,7 +29,7 @@ from rlvr.audit.trivial import trivial_answers
 from rlvr.env import Environment
 from rlvr.types import Task, Verdict
 
-STILLBORN = ("no test report was written",)
+STILLBORN = ("no test report was written", "ended before any test ran")
 REASON_CHARS = 200
 
 
@@ -209,10 +209,49 @@ def audit_task(env: Environment, task: Task, opts: GapOptions) -> TaskAudit:
     return summarize(task, cands, verdicts, time.monotonic() - start)
 
 
+TRIVIAL_KINDS = {
+    "python": "empty, pass, return None / an argument / a constant of the expected type, raise",
+    "javascript": "empty, empty body, return null / an argument / a constant, throw",
+    "go": "empty, zero value, panic, return an argument, true / false",
+    "rust": "empty, Default::default(), unimplemented!(), return an argument",
+    "text": "generic: empty answer, empty body of the entry point, `return 0;`, "
+    "`return <argument>;`",
+}
+
+
+def audit_checks(lang: str) -> tuple[list[str], str]:
+    """The checks the audit runs for a grader of this language, and a note when they are the
+    generic ones (no syntax support for the stack)."""
+    if lang == "math":
+        return ["reference passes", "equivalent forms of the gold pass",
+                "perturbed golds fail (mutants)"], ""  # fmt: skip
+    if lang == "toolcall":
+        return ["reference passes", "trivial calls fail",
+                "schema-violating arguments fail (mutants)"], ""  # fmt: skip
+    mutants = "python AST operators" if lang == "python" else f"token operators ({lang})"
+    checks = [
+        "reference passes",
+        f"trivial answers fail ({TRIVIAL_KINDS[lang]})",
+        f"mutants of the reference fail ({mutants}; ones that do not build are stillborn)",
+    ]
+    note = ""
+    if lang == "text":
+        note = (
+            "the audits have no syntax support for this stack, so they ran their generic checks "
+            "(C-family lexing: `//`, `/* */` and `#` lines are comments); if its syntax is close "
+            'to a known language, set [grader.options] audit_language = "javascript" (or python, '
+            "go, rust)"
+        )
+    return checks, note
+
+
 class GapSummary(BaseModel):
     """The whole audit: figures over all tasks."""
 
     env: str
+    language: str = Field("", description="The syntax the audit read the stack in.")
+    checks: list[str] = Field(default_factory=list, description="The checks that ran.")
+    note: str = ""
     tasks: int
     reference_failed: int
     trivial_passed: int
@@ -229,13 +268,17 @@ class GapSummary(BaseModel):
     golds_unreadable: int = 0
 
 
-def summary(env_name: str, audits: list[TaskAudit], duration: float) -> GapSummary:
+def summary(env_name: str, audits: list[TaskAudit], duration: float, lang: str = "") -> GapSummary:
     """Overall figures: the pooled mutation score and the mean of the per-task scores."""
     total = sum(a.mutants for a in audits)
     killed = sum(a.mutants_killed for a in audits)
     scores = [a.mutation_score for a in audits if a.mutation_score is not None]
+    checks, note = audit_checks(lang) if lang else ([], "")
     return GapSummary(
         env=env_name,
+        language=lang,
+        checks=checks,
+        note=note,
         tasks=len(audits),
         reference_failed=sum(a.reference_passed is False for a in audits),
         trivial_passed=sum(a.trivial_failed is False for a in audits),
@@ -270,4 +313,5 @@ def audit_env(
             if on_done:
                 on_done(audit)
     audits = [results[t.id] for t in tasks]
-    return audits, summary(env.name, audits, time.monotonic() - start)
+    lang = grader_language(env.grader)
+    return audits, summary(env.name, audits, time.monotonic() - start, lang)

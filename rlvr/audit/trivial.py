@@ -5,6 +5,8 @@ None / null, returning each argument, raising "not implemented", and returning a
 the right type (the zero value of the declared or expected return type, both booleans, and the
 value the tests expect most often). Everything else in the reference (imports, helpers, types)
 is kept, so a trivial answer fails for what it returns, not because it no longer compiles.
+A stack the audit has no syntax for ("text") gets the generic C-family bodies: empty, `return
+0;` and `return <argument>;`.
 """
 
 from __future__ import annotations
@@ -184,6 +186,9 @@ def _stack_bodies(
         ]
         bodies += [(f"return_arg:{n}", f"return {n};") for n, _t in params[:MAX_ARGS]]
         return bodies + [(f"constant:{c}", f"return {c};") for c in _js_constants(tests, entry)]
+    if lang == "text":  # any stack: C-family statements; one that does not compile fails too
+        bodies = [("pass", ""), ("constant:0", "return 0;")]
+        return bodies + [(f"return_arg:{n}", f"return {n};") for n, _t in params[:MAX_ARGS] if n]
     if lang == "go":
         bodies = [
             ("raise", 'panic("not implemented")'),

@@ -1,18 +1,16 @@
 """The `rlvr` command line: thin commands over library calls.
 
-Contract output (JSON lines) goes to stdout; progress, tables and logs go to stderr. A
-user-fixable error prints its fix and exits 1 without a traceback; bugs keep theirs.
+Contract output (JSON lines) goes to stdout; progress, tables and logs go to stderr. No
+command ends in a traceback: a user-fixable error prints its fix and exits 1; any other error
+prints its type and message and keeps the traceback in a log file (`--debug` prints it).
 """
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from rlvr.cli import audit, check, demo, envs, grade, rollout, sandbox, train
-from rlvr.cli.common import report_error
-from rlvr.errors import RlvrError
+from rlvr.cli.boundary import run_with_boundary
 
 app = typer.Typer(
     name="rlvr",
@@ -34,9 +32,5 @@ app.command("sft")(rollout.sft)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point with the error boundary."""
-    try:
-        app(args=argv, standalone_mode=True)
-    except RlvrError as err:
-        report_error(err)
-        sys.exit(1)
+    """Console-script entry point with the error boundary (see rlvr/cli/boundary.py)."""
+    run_with_boundary(app, argv)

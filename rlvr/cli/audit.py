@@ -112,6 +112,10 @@ def graders(
         )
     page = write_gap_report(out, audits, summary)
     stderr.print(_gap_table(audits, summary))
+    stderr.print(f"checks that ran ({summary.language}): " + "; ".join(summary.checks),
+                 highlight=False, markup=False)  # fmt: skip
+    if summary.note:
+        stderr.print(f"note: {summary.note}", highlight=False, markup=False)
     stderr.print(f"report: {page}", highlight=False)
     emit({**summary.model_dump(), "report": str(page), "tasks_jsonl": str(out / "tasks.jsonl")})
 

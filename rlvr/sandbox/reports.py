@@ -8,7 +8,8 @@ group, a "package.module:function" reference, or "file.py:function" in the env f
 
 Built-ins: "pytest" (rlvr's own plugin, nonce-signed lines on a pipe the answer never sees the
 key of) here; "tap" (node --test), "go-test-json" (test2json) and "cargo-test" (libtest) in
-rlvr/sandbox/reports_stacks.py.
+rlvr/sandbox/reports_stacks.py; "junit-xml" (GoogleTest, JUnit, pytest --junitxml, Catch2, ...)
+in rlvr/sandbox/reports_junit.py.
 """
 
 from __future__ import annotations
@@ -204,5 +205,6 @@ def count_pytest(source: str) -> int | None:
 
 register_report_adapter("pytest", parse_pytest, count_pytest)
 
-# The stacks' adapters ("tap", "go-test-json", "cargo-test") live in their own module.
-from rlvr.sandbox import reports_stacks  # noqa: E402, F401
+# The stacks' adapters ("tap", "go-test-json", "cargo-test", "junit-xml") live in their own
+# modules.
+from rlvr.sandbox import reports_junit, reports_stacks  # noqa: E402, F401
