@@ -7,11 +7,16 @@ skipped, errored, xfail and xpass tests fail; a session cut short (sys.exit, os.
 A run past the deadline is scored 0 with reason "timeout": the sandbox bounded it, so it is the
 answer's fault and must be trained on (masking it would reward infinite loops). A dead daemon or
 container is retried once on a fresh container, then becomes `infra_error` (masked).
+A test command that ended before any test ran is masked only when the task's own reference
+fails the same way (a broken task); when the reference runs its tests, the answer broke the build
+or the runner and is scored 0 (masking it would let crashing answers escape every penalty).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -64,6 +69,8 @@ class CodeGrader:
             for dest, src in self.spec.files.items()
         }
         self._pool: Any = None
+        self._reference_runs: dict[str, bool | None] = {}
+        self._probe_lock = threading.Lock()
 
     @property
     def pool(self) -> Any:
@@ -133,7 +140,25 @@ class CodeGrader:
             return self._run_command(pool, files, expected, names)
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(answers), pool.size))) as ex:
-            return list(ex.map(one, codes))
+            verdicts = list(ex.map(one, codes))
+        if any(v.details.get("no_test_ran") for v in verdicts):
+            ref = task.reference
+            runs = self._reference_ran(task, lambda: one(ref) if ref else None)
+            verdicts = [settle_no_test(v, runs) for v in verdicts]
+        return verdicts
+
+    def _reference_ran(self, task: Task, grade_reference: Any) -> bool | None:
+        """Did the task's reference run its tests? Once per task (and tests) per grader."""
+        key = hashlib.sha256(
+            "\0".join([task.id, task.reference or "", task.public_tests or "",
+                        task.hidden_tests or ""]).encode()
+        ).hexdigest()  # fmt: skip
+        with self._probe_lock:
+            if key not in self._reference_runs:
+                v = grade_reference()
+                ran = None if v is None or v.status == "infra_error" else v.is_scored
+                self._reference_runs[key] = ran
+            return self._reference_runs[key]
 
     def _command_payload(self, job: str, nonce: str) -> dict[str, Any]:
         s = self.spec
@@ -214,6 +239,22 @@ class CodeGrader:
                 continue
             return pycheck_verdicts(out, len(programs), self.options.reward)
         return [infra_verdict(last) for _ in programs]
+
+
+def settle_no_test(v: Verdict, reference_ran: bool | None) -> Verdict:
+    """A no-test-ran verdict once the reference was tried: the answer's fault when the reference
+    runs its tests (scored 0), else the task's (masked, the reason says why)."""
+    if not v.details.get("no_test_ran"):
+        return v
+    if reference_ran:
+        why = "; the task's reference runs its tests, so the answer broke the build or the runner"
+        return Verdict.reject(v.reason + why, details=v.details)
+    why = (
+        "; the task has no reference to compare with (or its run failed in the sandbox)"
+        if reference_ran is None
+        else "; the task's reference fails the same way: fix the task's tests or test command"
+    )
+    return Verdict.error("grader_error", v.reason + why, details=v.details)
 
 
 @register_grader("code")

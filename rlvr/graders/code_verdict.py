@@ -6,10 +6,18 @@ answer interfered with the runner); processes still running when the test comman
 reject (they could have rewritten the report); duplicated, missing or unknown test names ->
 reject; fewer or more tests than expected -> reject; otherwise reward = all_pass (1 or 0) or
 fraction passed.
+
+Two cases are the grader's problem, not a score: a report adapter that raises (`grader_error`
+with the exception and its traceback), and a test command that ended before any test ran (no
+report, or only the runner's own `(exit status N)` / `<session>` entries; a compile error, a
+crashed runner, memory exhausted before the first test). The latter is a `grader_error` marked
+`no_test_ran` in the details; the code grader then runs the task's reference once to tell a
+broken task (masked) from an answer that broke the build (scored 0), see code.py.
 """
 
 from __future__ import annotations
 
+import traceback
 from collections import Counter
 from typing import Any
 
@@ -19,6 +27,8 @@ from rlvr.types import Verdict
 
 MESSAGE_CHARS = 500
 OUTPUT_CHARS = 2000
+TRACEBACK_CHARS = 4000
+NO_TEST_RAN = "the test command ended before any test ran"
 
 
 def _last_line(message: str) -> str:
@@ -68,6 +78,23 @@ def _name_problem(outcomes: list[TestOutcome], names: list[str] | None) -> str |
     return None
 
 
+def _no_real_test(outcomes: list[TestOutcome]) -> bool:
+    """Only the runner's pseudo-tests (`(exit status N)`, `<session>`): no test ran."""
+    return all(o.name.startswith(("(", "<")) for o in outcomes)
+
+
+def no_test_verdict(why: str, outcomes: list[TestOutcome], details: dict[str, Any]) -> Verdict:
+    """Masked verdict for a test command that ended before any test ran (see module docstring)."""
+    said = next((o.message for o in outcomes if o.message.strip()), "")
+    said = said or str(details.get("stderr", "")) or str(details.get("stdout", ""))
+    details["tests"] = [{"name": o.name, "outcome": o.outcome, "message": o.message[:MESSAGE_CHARS]}
+                        for o in outcomes]  # fmt: skip
+    details["no_test_ran"] = True
+    return Verdict.error(
+        "grader_error", f"{NO_TEST_RAN} ({why}): {_last_line(said)}", details=details
+    )
+
+
 def score_outcomes(
     outcomes: list[TestOutcome], expected: int, names: list[str] | None, reward: str,
     details: dict[str, Any],
@@ -114,7 +141,7 @@ def command_verdict(
         return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
     details = _run_details(r)
     reason = _limit_reason(r)
-    if reason:
+    if reason and reason != "memory limit exceeded":
         return Verdict.reject(reason, details=details)
     if r.get("lingering"):  # they could have rewritten the report after the command ended
         names = ", ".join(str(n) for n in r["lingering"][:5])
@@ -124,13 +151,19 @@ def command_verdict(
         )
     report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
     if report is None:
-        return Verdict.reject("no test report was written", details=details)
+        return no_test_verdict(reason or "no test report was written", [], details)
     inp = ReportInput(stdout=r.get("stdout", ""), stderr=r.get("stderr", ""), report=report,
                       exit_code=r.get("exit_code"), nonce=nonce)  # fmt: skip
     try:
         outcomes = adapter.parse(inp)
     except Exception as e:
-        return Verdict.reject(f"test report could not be read: {e}", details=details)
+        details["traceback"] = traceback.format_exc()[-TRACEBACK_CHARS:]
+        return Verdict.error("grader_error", f"report adapter {adapter.name!r} raised "
+                             f"{type(e).__name__}: {e}"[:500], details=details)  # fmt: skip
+    if _no_real_test(outcomes):
+        return no_test_verdict(reason or "the report lists no test", outcomes, details)
+    if reason:  # memory exhausted after some tests ran
+        return Verdict.reject(reason, details=details)
     return score_outcomes(outcomes, expected, names, reward, details)
 
 
