@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -238,3 +240,187 @@ def test_a_package_registers_an_adapter_and_an_env_by_entry_points(
     buildable = sandbox_envs()
     assert buildable["bash-packaged"] == env_folder.resolve()
     assert "bash-factory" not in buildable and discover()["bash-factory"].kind == "entry-point"
+
+
+# --- a stack whose test tool writes JUnit XML, registered and used only through the CLI -------
+
+JUNIT_TOML = """
+name = "NAME"
+description = "Python functions graded by pytest's JUnit XML report."
+
+[tasks]
+path = "../../junit-data/TASKS"
+
+[prompt]
+template = "{prompt}\\n\\nReply with solution.py in one ```pyj block."
+
+[grader]
+kind = "code"
+
+[grader.options]
+language = ["pyj", "python"]      # a fence tag the audits have no syntax for
+
+[sandbox]
+image = "IMAGE"
+answer_file = "solution.py"
+test_files = { public = "test_public.py", hidden = "test_hidden.py" }
+files = { "run-tests.sh" = "run-tests.sh" }
+test_command = ["sh", "run-tests.sh"]
+report = "ADAPTER"
+report_from = "file"
+report_file = "{scratch}/report.xml"
+timeout_s = 30
+memory_mb = 256
+
+[sandbox.env]
+REPORT = "{report_file}"
+"""
+JUNIT_DOCKERFILE = "FROM rlvr-python:bookworm\n"
+# Like a compiled stack: check that every file compiles, then run the tests.
+JUNIT_RUN = """python3 -c 'import ast, sys
+for f in sys.argv[1:]: ast.parse(open(f).read(), f)' solution.py test_public.py test_hidden.py \\
+  || exit 3
+exec python3 -m pytest -q -p no:cacheprovider --junitxml="$REPORT" test_public.py test_hidden.py
+"""
+RAISING_ADAPTER = "def parse(inp):\n    raise KeyError('testsuite')\n"
+JUNIT_TASKS = [
+    {
+        "id": "add",
+        "prompt": "Write `add(a, b)`.",
+        "reference": "def add(a, b):\n    if a < 0:\n        return b + a\n    return a + b\n",
+        "public_tests": "from solution import add\n\n"
+        "def test_small():\n    assert add(1, 2) == 3\n",
+        "hidden_tests": "from solution import add\n\ndef test_zero():\n    assert add(0, 0) == 0\n"
+        "\ndef test_negative():\n    assert add(-4, 1) == -3\n",
+        "entry_point": "add",
+        "meta": {
+            "test_names": [
+                "test_public.test_small",
+                "test_hidden.test_zero",
+                "test_hidden.test_negative",
+            ]
+        },
+    }
+]
+BROKEN_TASK = {
+    **JUNIT_TASKS[0],
+    "id": "broken-hidden",
+    "hidden_tests": "from solution import add\n\ndef test_zero(:\n    assert add(0, 0) == 0\n",
+}
+
+
+def write_junit_stacks(root: Path) -> Path:
+    """Three stacks in root/stacks: a good one, one whose tasks include a hidden test file that
+    does not compile, one whose report adapter raises; plus one whose image was never built."""
+    data = root / "junit-data"
+    data.mkdir(parents=True)
+    (data / "good.jsonl").write_text(json.dumps(JUNIT_TASKS[0]) + "\n")
+    (data / "broken.jsonl").write_text(json.dumps(JUNIT_TASKS[0]) + "\n" + json.dumps(BROKEN_TASK))
+    variants = {
+        "pyj": ("good.jsonl", "junit-xml", "rlvr-test-pyj:bookworm"),
+        "pyj-broken": ("broken.jsonl", "junit-xml", "rlvr-test-pyj:bookworm"),
+        "pyj-raising": ("good.jsonl", "raising.py:parse", "rlvr-test-pyj:bookworm"),
+        "pyj-unbuilt": ("good.jsonl", "junit-xml", "rlvr-test-pyj-never-built:bookworm"),
+    }
+    for name, (tasks, report, image) in variants.items():
+        folder = root / "stacks" / name
+        folder.mkdir(parents=True)
+        manifest = JUNIT_TOML.replace("NAME", name).replace("TASKS", tasks)
+        (folder / "env.toml").write_text(
+            manifest.replace("ADAPTER", report).replace("IMAGE", image)
+        )
+        (folder / "Dockerfile").write_text(JUNIT_DOCKERFILE)
+        (folder / "run-tests.sh").write_text(JUNIT_RUN)
+        (folder / "raising.py").write_text(RAISING_ADAPTER)
+    return root / "stacks"
+
+
+def rlvr_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "RLVR_ENV_PATH"}
+    return subprocess.run([sys.executable, "-m", "rlvr.cli", *args], capture_output=True,
+                          text=True, env=env)  # fmt: skip
+
+
+def test_a_junit_xml_stack_through_the_cli(tmp_path: Path) -> None:
+    if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+        pytest.skip("RLVR_SKIP_DOCKER=1")
+    stacks = write_junit_stacks(tmp_path)
+    good = str(stacks / "pyj")
+
+    done = rlvr_cli("sandbox", "build", "pyj", "--env-path", good)
+    assert done.returncode == 0, done.stderr
+    done = rlvr_cli("envs", "validate", "--references", "pyj", "--env-path", good)
+    assert done.returncode == 0, done.stderr
+    assert "all 1 reference solutions pass" in done.stderr
+
+    ref = JUNIT_TASKS[0]["reference"]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text("".join(json.dumps({"task_id": "add", "completion": c}) + "\n" for c in [
+        f"```pyj\n{ref}```",
+        "```pyj\ndef add(a, b):\n    return a - b\n```",
+        "```pyj\ndef add(a, b)\n    return a + b\n```",  # does not compile
+    ]))  # fmt: skip
+    done = rlvr_cli("grade", "--env", "pyj", "--answers", str(answers), "--env-path", good)
+    assert done.returncode == 0, done.stderr
+    right, wrong, broken = [json.loads(x) for x in done.stdout.splitlines()]
+    assert right["passed"] and right["reward"] == 1.0, right
+    assert wrong["status"] == "scored" and wrong["reward"] == 0.0
+    assert [t["name"] for t in wrong["details"]["tests"]] == JUNIT_TASKS[0]["meta"]["test_names"]
+    assert broken["status"] == "scored" and broken["reward"] == 0.0
+    assert broken["reason"].startswith("the test command ended before any test ran")
+    assert "so the answer broke the build or the runner" in broken["reason"]
+
+    out = tmp_path / "audit"
+    done = rlvr_cli("audit", "graders", "--env", "pyj", "--out", str(out), "--env-path", good)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["language"] == "text" and summary["reference_failed"] == 0
+    assert summary["mutants"] > 0 and summary["mutants_killed"] > 0
+    flat = " ".join(done.stderr.split())
+    assert "checks that ran (text): reference passes; trivial answers fail" in flat
+    assert 'audit_language = "javascript"' in flat
+    assert "Checks that ran (text)" in (out / "report.html").read_text()
+
+
+def test_junit_stack_mistakes_have_messages(tmp_path: Path) -> None:
+    if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+        pytest.skip("RLVR_SKIP_DOCKER=1")
+    stacks = write_junit_stacks(tmp_path)
+    assert rlvr_cli("sandbox", "build", "pyj", "--env-path", str(stacks / "pyj")).returncode == 0
+
+    # a hidden test file that does not compile: the reference check names the task and why
+    done = rlvr_cli("envs", "validate", "--references", "pyj-broken", "--env-path", str(stacks))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "FAIL broken-hidden: [grader_error] the test command ended before any test ran" in (
+        done.stderr
+    )
+    assert "the task's reference fails the same way" in done.stderr
+    assert "1 of 2 reference solutions do not pass (first: broken-hidden" in done.stderr
+
+    # a report adapter that raises: grader_error with the exception type and the traceback
+    answers = tmp_path / "answers.jsonl"
+    ref = JUNIT_TASKS[0]["reference"]
+    answers.write_text(json.dumps({"task_id": "add", "completion": f"```pyj\n{ref}```"}) + "\n")
+    done = rlvr_cli("grade", "--env", "pyj-raising", "--answers", str(answers),
+                    "--env-path", str(stacks))  # fmt: skip
+    (row,) = [json.loads(x) for x in done.stdout.splitlines()]
+    assert row["status"] == "grader_error"
+    assert row["reason"] == "report adapter 'raising.py:parse' raised KeyError: 'testsuite'"
+    assert "Traceback (most recent call last)" in row["details"]["traceback"]
+    assert "raise KeyError('testsuite')" in row["details"]["traceback"]
+
+    # an image that was never built: the fix is the exact command, with the env path
+    done = rlvr_cli("grade", "--env", "pyj-unbuilt", "--answers", str(answers),
+                    "--env-path", str(stacks))  # fmt: skip
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    flat = " ".join(done.stderr.split())
+    assert "sandbox image 'rlvr-test-pyj-never-built:bookworm' is not built" in flat
+    assert f"rlvr sandbox build pyj-unbuilt --env-path {(stacks / 'pyj-unbuilt').resolve()}" in (
+        flat
+    )
+    done = rlvr_cli("sandbox", "doctor", "--json", "--env-path", str(stacks))
+    checks = {c["check"]: c for c in map(json.loads, done.stdout.splitlines())}
+    unbuilt = checks["env pyj-unbuilt (rlvr-test-pyj-never-built:bookworm)"]
+    assert not unbuilt["ok"]
+    assert unbuilt["fix"] == f"rlvr sandbox build pyj-unbuilt --env-path {stacks / 'pyj-unbuilt'}"

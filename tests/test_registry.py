@@ -172,3 +172,25 @@ def test_duplicate_task_ids_rejected(tmp_path):
     )
     with pytest.raises(rlvr.RlvrError, match="task id 't1' appears at positions 0 and 1"):
         registry.validate_env_folder(folder)
+
+
+def test_every_field_the_bundled_manifests_use_is_documented():
+    import tomllib
+
+    from rlvr.registry import builtin_dirs
+
+    (envs,) = builtin_dirs()
+    doc = (envs / "README.md").read_text(encoding="utf-8")
+    undocumented = set()
+    for manifest in envs.glob("*/env.toml"):
+        data = tomllib.loads(manifest.read_text(encoding="utf-8"))
+        for table, fields in data.items():
+            keys = fields if isinstance(fields, dict) else {table: None}
+            for key in keys:
+                if table in ("grader", "sandbox") and key in ("options", "env"):
+                    keys_in = fields[key]  # grader.options / sandbox.env: their own keys
+                    undocumented |= {f"{table}.{key}.{k}" for k in keys_in
+                                     if table == "grader" and f"`{k}`" not in doc}  # fmt: skip
+                elif f"`{key}`" not in doc and f"`{table}.{key}`" not in doc:
+                    undocumented.add(f"{manifest.parent.name}: {table}.{key}")
+    assert not undocumented, f"document these env.toml fields in envs/README.md: {undocumented}"

@@ -80,7 +80,8 @@ def _fence(code: str, env: Environment, lang: str) -> str:
     )
     if not code or getattr(options, "extract", "fenced") == "whole":
         return code
-    return f"```{lang}\n{code.rstrip()}\n```\n"
+    tag = (getattr(options, "language", None) or [lang])[0]  # the stack's own fence tag
+    return f"```{tag}\n{code.rstrip()}\n```\n"
 
 
 def code_candidates(env: Environment, task: Task, lang: str, opts: GapOptions) -> list[Candidate]:

@@ -79,10 +79,11 @@ def build(
 
 
 @app.command()
-def doctor(json_out: JsonOpt = False) -> None:
+def doctor(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
     """Check the daemon, the images and the sandbox limits; print the fix for each problem."""
     from rlvr.sandbox.doctor import run_doctor
 
+    use_env_paths(env_path)
     checks = run_doctor()
     if json_out:
         for c in checks:

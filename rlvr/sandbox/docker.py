@@ -171,10 +171,9 @@ def _raise_start_error(image: str, e: Exception) -> None:
     from docker.errors import ImageNotFound, NotFound
 
     if isinstance(e, ImageNotFound | NotFound):
-        raise SandboxError(
-            f"sandbox image {image!r} is not built",
-            "run `rlvr sandbox bootstrap` then `rlvr sandbox build` (or `rlvr sandbox doctor`)",
-        ) from None
+        from rlvr.sandbox.hints import build_hint
+
+        raise SandboxError(f"sandbox image {image!r} is not built", build_hint(image)) from None
     raise InfraFailure(f"could not start a container from {image!r}: {e}") from None
 
 

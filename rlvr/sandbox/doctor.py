@@ -62,6 +62,7 @@ def _images() -> list[Check]:
             "rlvr sandbox bootstrap",
         )
     ]
+    from rlvr.sandbox.hints import build_command
     from rlvr.sandbox.images import sandbox_envs
 
     for name, folder in sandbox_envs().items():
@@ -72,7 +73,8 @@ def _images() -> list[Check]:
             out.append(Check(f"env {name}", False, e.message, e.fix or ""))
             continue
         ok = st.reason in ("up to date", "base image")
-        out.append(Check(f"env {name} ({spec.image})", ok, st.reason, f"rlvr sandbox build {name}"))
+        fix = build_command(name, folder)
+        out.append(Check(f"env {name} ({spec.image})", ok, st.reason, fix))
     return out
 
 
