@@ -61,6 +61,20 @@ def _display(steps: int) -> Iterator[Callable[[dict[str, Any]], None]]:
         yield lambda row: progress.update(bar, completed=row["step"], status=_status(row))
 
 
+@contextlib.contextmanager
+def _trackers(
+    report_to: list[str] | None, out: Path, cfg: Any, every: int, env: Any
+) -> Iterator[Callable[[dict[str, Any]], None]]:
+    """--report-to: log each metrics row (and a sample table every N steps) to the trackers."""
+    from rlvr.trackers import RunLogger
+
+    logger = RunLogger(report_to or [], out, cfg.model_dump(mode="json"), every, env)
+    try:
+        yield logger.log
+    finally:
+        logger.close()
+
+
 def _saved(out: Path, algo: str | None) -> dict[str, Any]:
     path = out / "config.json"
     if not path.is_file():
@@ -116,6 +130,20 @@ def train(
     env_path: EnvPathOpt = None,
     ray: RayOpt = False,
     ray_address: RayAddressOpt = None,
+    report_to: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--report-to",
+            help="Also log to tensorboard, wandb (offline unless WANDB_MODE is set) or trackio "
+            "(repeatable; default none). Each needs its extra: pip install 'rlvr[tensorboard]'.",
+        ),
+    ] = None,
+    samples_every: Annotated[
+        int,
+        typer.Option(
+            "--samples-every", min=0, help="With --report-to: a sample table every N steps."
+        ),
+    ] = 10,
 ) -> None:
     """Train a policy on an environment with GRPO, RLOO, PPO or DPO; resumes a run folder.
 
@@ -145,11 +173,16 @@ def train(
     _print_config(cfg)
     hf_logging.disable_progress_bar()
     last: dict[str, Any] = {}
-    with ray_session(load_env(cfg.env), ray, ray_address) as session, _display(cfg.steps) as show:
+    with (
+        ray_session(load_env(cfg.env), ray, ray_address) as session,
+        _trackers(report_to, out, cfg, samples_every, session.env) as track,
+        _display(cfg.steps) as show,
+    ):
 
         def on_row(row: dict[str, Any]) -> None:
             last.update(row)
             show(row)
+            track(row)
             if json_out:
                 emit(row)
 
