@@ -62,6 +62,32 @@ class GraderSpec(_Strict):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class RequiresSpec(_Strict):
+    """Optional packages the environment needs (its task data or grader come from them)."""
+
+    modules: list[str] = Field(description="Modules that must be importable, e.g. ['bfcl_eval'].")
+    extra: str | None = Field(default=None, description="The rlvr extra that installs them.")
+
+    def missing(self) -> list[str]:
+        """The modules that are not installed."""
+        from importlib.util import find_spec
+
+        out = []
+        for module in self.modules:
+            try:
+                found = find_spec(module) is not None
+            except (ImportError, ValueError):
+                found = False
+            if not found:
+                out.append(module)
+        return out
+
+    def install_hint(self) -> str:
+        if self.extra:
+            return f"pip install 'rlvr[{self.extra}]'"
+        return "pip install " + " ".join(self.modules)
+
+
 class Manifest(_Strict):
     """The contents of `envs/<name>/env.toml`."""
 
@@ -72,6 +98,9 @@ class Manifest(_Strict):
     grader: GraderSpec
     sandbox: dict[str, Any] | None = Field(
         default=None, description="Sandbox spec for code environments (image, test command...)."
+    )
+    requires: RequiresSpec | None = Field(
+        default=None, description="Optional packages it needs and the extra that installs them."
     )
 
 

@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rlvr.env import Environment
-from rlvr.errors import EnvNotFoundError, ManifestError
+from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError
 from rlvr.graders.base import make_grader
 from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
 from rlvr.types import Task
@@ -211,6 +211,12 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
             f"use {', '.join(ENV_OVERRIDES)}",
         )
     manifest = read_manifest(folder)
+    if manifest.requires is not None and manifest.requires.missing():
+        raise RlvrError(
+            f"environment {manifest.name!r} needs {manifest.requires.missing()}, which is not "
+            "installed",
+            manifest.requires.install_hint(),
+        )
     options = {**manifest.grader.options, **overrides.get("grader_options", {})}
     if manifest.sandbox is not None:
         options.setdefault("sandbox", manifest.sandbox)

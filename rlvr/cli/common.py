@@ -70,6 +70,8 @@ def require_file(path: Path, what: str) -> None:
 def report_error(err: RlvrError) -> None:
     """Print a user-fixable error without a traceback."""
     # soft_wrap: the terminal wraps, so paths and commands in the message stay copyable
-    stderr.print(f"[bold red]error:[/] {err.message}", highlight=False, markup=True, soft_wrap=True)
+    from rich.markup import escape  # `rlvr[bfcl]` in a message is text, not a style tag
+
+    stderr.print(f"[bold red]error:[/] {escape(err.message)}", highlight=False, soft_wrap=True)
     if err.fix:
-        stderr.print(f"[bold]fix:[/] {err.fix}", highlight=False, soft_wrap=True)
+        stderr.print(f"[bold]fix:[/] {escape(err.fix)}", highlight=False, soft_wrap=True)

@@ -25,12 +25,26 @@ def list_envs(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
     if json_out:
         for name in sorted(sources):
             src = sources[name]
-            emit({"name": name, "kind": src.kind, "source": src.where})
+            emit({"name": name, "kind": src.kind, "source": src.where, "needs": _needs(src)})
         return
-    table = Table("name", "kind", "source")
+    table = Table("name", "kind", "source", "needs")
     for name in sorted(sources):
-        table.add_row(name, sources[name].kind, sources[name].where)
+        table.add_row(name, sources[name].kind, sources[name].where, _needs(sources[name]) or "")
     Console().print(table)
+
+
+def _needs(src: Any) -> str | None:
+    """The install command for a manifest environment whose optional packages are missing."""
+    from rlvr.errors import RlvrError
+    from rlvr.manifest import read_manifest
+
+    if src.folder is None:
+        return None
+    try:
+        requires = read_manifest(src.folder).requires
+    except RlvrError:
+        return None
+    return requires.install_hint() if requires is not None and requires.missing() else None
 
 
 @app.command("show")

@@ -47,7 +47,7 @@ def data_dir() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise RlvrError(
             "BFCL task sets need the bfcl-eval package, which is not installed",
-            "run `pip install bfcl-eval` (or `pip install rlvr[dev]`)",
+            "pip install 'rlvr[bfcl]' (bfcl-eval; also in the dev extra)",
         )
     folder = Path(next(iter(spec.submodule_search_locations))) / "data"
     if not folder.is_dir():

