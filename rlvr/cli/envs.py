@@ -141,7 +141,7 @@ def _check_references(env: Any, workers: int, json_out: bool) -> None:
     for r in failed:
         hint = failure_hint(r)
         stderr.print(f"FAIL {r.task_id}: [{r.status}] {r.reason}" + (f" -- {hint}" if hint else ""),
-                     markup=False, highlight=False)  # fmt: skip
+                     markup=False, highlight=False, soft_wrap=True)  # fmt: skip
     if failed:
         raise RlvrError(
             f"{env.name}: {len(failed)} of {len(results)} reference solutions do not pass "

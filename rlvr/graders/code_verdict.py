@@ -17,6 +17,7 @@ broken task (masked) from an answer that broke the build (scored 0), see code.py
 
 from __future__ import annotations
 
+import re
 import traceback
 from collections import Counter
 from typing import Any
@@ -90,9 +91,16 @@ def no_test_verdict(why: str, outcomes: list[TestOutcome], details: dict[str, An
     details["tests"] = [{"name": o.name, "outcome": o.outcome, "message": o.message[:MESSAGE_CHARS]}
                         for o in outcomes]  # fmt: skip
     details["no_test_ran"] = True
-    return Verdict.error(
-        "grader_error", f"{NO_TEST_RAN} ({why}): {_last_line(said)}", details=details
-    )
+    return Verdict.error("grader_error", f"{NO_TEST_RAN} ({why}): {_error_line(said)}",
+                         details=details)  # fmt: skip
+
+
+def _error_line(text: str) -> str:
+    """The first line that names an error (a compiler's first complaint), else the last line."""
+    for line in text.splitlines():
+        if re.search(r"\berror\b", line, re.I):
+            return line.strip()[:160]
+    return _last_line(text)
 
 
 def score_outcomes(
