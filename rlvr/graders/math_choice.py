@@ -15,6 +15,7 @@ from rlvr.graders.math_normalize import normalize
 from rlvr.types import Verdict
 
 _LETTER_RE = re.compile(r"\(?([A-J])\)?")
+_GOLD_OPTION_RE = re.compile(r"\(?([A-J])[.)]\s")  # `C. x = 42`: the option's letter and text
 _LEADING_RE = re.compile(r"\(?([A-J])(?:\)|\.|:|(?![A-Za-z0-9]))")
 _OTHER_RE = re.compile(r"(?<![A-Za-z\\])\(?([A-J])\)?(?![A-Za-z])")
 _IN_TEXT_RE = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.)](?=\s|$)")
@@ -22,7 +23,7 @@ _IN_TEXT_RE = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.)](?=\s|$)")
 
 def choice_letter(gold: str) -> str | None:
     """The letter of a multiple-choice gold (`C`, `(C)`), else None."""
-    m = _LETTER_RE.fullmatch(gold.strip())
+    m = _LETTER_RE.fullmatch(gold.strip()) or _GOLD_OPTION_RE.match(gold.strip())
     return m.group(1) if m else None
 
 

@@ -53,7 +53,7 @@ _NUMBER_RE = re.compile(
 _SPAN_RE = re.compile(
     r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$", re.DOTALL
 )
-_COMMAND_RE = re.compile(r"\\[a-zA-Z]+")
+_COMMAND_RE = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]+\}|\\[a-zA-Z]+")
 _WORD_RE = re.compile(r"[A-Za-z]+")
 _LONE_WORDS = frozenset(
     "or and pi sin cos tan cot sec csc log ln exp sqrt inf oo".split()  # noqa: SIM905

@@ -29,11 +29,11 @@ def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
     """The value a top-level relation tree states."""
     ops: tuple[str, ...] = node.value
     sides = node.kids
-    if "~" in ops[1:]:
-        cut = ops.index("~", 1)
+    if ops[0] == "~" and is_name(sides[0]):  # `x \approx 4` names its value
+        ops = ("=", *ops[1:])
+    if "~" in ops:  # `a = b \approx c`: what follows the first \approx is a rounding
+        cut = ops.index("~")
         ops, sides = ops[:cut], sides[: cut + 1]
-    if ops and ops[0] == "~":
-        ops, sides = ops[1:], sides[1:]
     if not ops:
         return to_value(sides[0])
     if all(o == "=" for o in ops):
