@@ -38,7 +38,7 @@ _ANSWER_LINE_RE = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(
-    r"\bthe[ \t]+(?:final[ \t]+|correct[ \t]+)?(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
+    r"\b(?:the[ \t]+)?(?:final[ \t]+|correct[ \t]+)?(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
     r"([^\n]+)"
     r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*([^\n]+)"
     r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*([^\n]+)"
@@ -270,10 +270,10 @@ def gold_answer(gold: str) -> str:
     boxes = _boxes(text)
     if boxes:
         return _joined(text, boxes) or boxes[-1][2]
-    if "\n" not in text and len(text) <= _LONE_MAX_CHARS and not re.search(r"[.!?]\s+[A-Z]", text):
-        return text
     lines = _answer_lines(text)
     if lines:
         return lines[-1][1]
+    if "\n" not in text and len(text) <= _LONE_MAX_CHARS and not re.search(r"[.!?]\s+[A-Z]", text):
+        return text
     found = _last_value(text)
     return found.candidates[-1] if found.candidates else text

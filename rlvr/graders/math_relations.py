@@ -152,7 +152,10 @@ def name_of(eq: Node) -> str:
 
 
 def _symbols(node: Node) -> set[str]:
+    """The free letters of a tree: a sum's index or a limit's variable is bound."""
     found = {node.value} if node.kind == "sym" else set()
     for kid in node.kids:
         found |= _symbols(kid)
+    if node.kind in ("sum", "prod", "lim") and node.kids[0].kind == "sym":
+        found = set().union(*(_symbols(k) for k in node.kids[1:])) - {node.kids[0].value}
     return found
