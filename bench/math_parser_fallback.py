@@ -63,7 +63,8 @@ def main() -> None:
     print(f"  of which in accept cases (a fallback could matter): {len(accept)}")
     for t in accept[:20]:
         print(f"    {t[:90]!r}")
-    print(f"time per string: rlvr {1e6 * t_rlvr / n:.0f} us, latex2sympy2_extended {1e6 * t_l2s / n:.0f} us")
+    per = (1e6 * t_rlvr / n, 1e6 * t_l2s / n)
+    print(f"time per string: rlvr {per[0]:.0f} us, latex2sympy2_extended {per[1]:.0f} us")
 
 
 if __name__ == "__main__":

@@ -40,10 +40,17 @@ def _letter(candidate: str) -> str | None:
 
 
 def _text_letter(completion: str) -> str | None:
+    """The last option letter in the text; '?' when its sentence names another one too."""
     last = None
     for last in _IN_TEXT_RE.finditer(completion):  # noqa: B007
         pass
-    return (last.group(1) or last.group(2)) if last else None
+    if last is None:
+        return None
+    letter = last.group(1) or last.group(2)
+    start = max(completion.rfind(c, 0, last.start()) for c in ".!?\n") + 1
+    sentence = completion[start : last.end()]
+    named = {m.group(1) or m.group(2) for m in _IN_TEXT_RE.finditer(sentence)}
+    return letter if named == {letter} else "?"
 
 
 def grade_choice(gold: str, completion: str, fallback: bool, gold_shown: str) -> Verdict:

@@ -133,6 +133,11 @@ def from_prose(text: str) -> str:
     text = _strip_wrapping(text.strip().rstrip(".,;:!"))
     if _is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
         return text
+    if _NEGATION_RE.match(text):
+        return NEGATED  # "the answer is not 5" states no answer
+    lead = _SPAN_RE.match(text) or _NUMBER_RE.match(text)
+    if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
+        return _span_text(lead) if lead.re is _SPAN_RE else lead.group(0).replace(" ", "")
     spans = list(_SPAN_RE.finditer(text))
     if spans:
         between = [text[a.end() : b.start()] for a, b in itertools.pairwise(spans)]
@@ -152,6 +157,8 @@ def from_prose(text: str) -> str:
 
 
 _SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
+NEGATED = "\x00not"
+_NEGATION_RE = re.compile(r"(?:not|never|no longer)\b", re.IGNORECASE)
 _JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
 
 
@@ -244,6 +251,9 @@ def extract_answers(completion: str, fallback_last_number: bool = True) -> Extra
         text = text[: special.start()]
     boxes = _boxes(text)
     lines = _answer_lines(text)
+    if lines and lines[-1][1] == NEGATED and not (boxes and boxes[-1][0] > lines[-1][0]):
+        return Extraction((), "answer_line")
+    lines = [line for line in lines if line[1] != NEGATED]
     if boxes and not (lines and lines[-1][0] > boxes[-1][1]):
         return Extraction(_distinct([c for _, _, c in boxes]), "boxed", joined=_joined(text, boxes))
     if boxes:
