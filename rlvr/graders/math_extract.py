@@ -211,13 +211,25 @@ def _clause_of(text: str, start: int, end: int) -> str:
     return line[cut + 1 : (end - offset) + (stop.start() if stop else len(tail))]
 
 
+def _number_wins(text: str, span: re.Match[str], number: re.Match[str]) -> bool:
+    """A number after the last math span is the answer unless it sits in the span's sentence
+    and the span holds a value: "the remainder is $4$ when divided by 7" answers 4."""
+    if number.start() < span.end():
+        return False
+    between = text[span.end() : number.start()]
+    if re.search(r"[.!?](?:\s|$)|\n", between) or re.match(r"\s+[A-Z]", between):
+        return True  # the number is in a later sentence
+    inner = _span_text(span)
+    return inner.endswith((".", "!", "?")) or not re.search(r"[\d\\]", inner)
+
+
 def _last_value(text: str) -> Extraction:
     """The last math span or the last number, whichever ends later."""
     span = _last_match(_SPAN_RE, text)
     number = _last_match(_NUMBER_RE, text)
     if span is None and number is None:
         return Extraction((), "none")
-    if number is not None and (span is None or number.start() >= span.end()):
+    if number is not None and (span is None or _number_wins(text, span, number)):
         hedged = _HEDGE_RE.search(_clause_of(text, number.start(), number.end())) is not None
         return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
     assert span is not None

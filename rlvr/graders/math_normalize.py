@@ -94,6 +94,8 @@ _RENAMES = [
     (re.compile(r"\\[dt]binom(?![a-zA-Z])"), r"\\binom"),
     (re.compile(r"\\(?:lvert|rvert|vert)(?![a-zA-Z])|\\\|"), "|"),
     (re.compile(r"\\lbrace(?![a-zA-Z])"), r"\\{"),
+    (re.compile(r"\\langle(?![a-zA-Z])"), "("),
+    (re.compile(r"\\rangle(?![a-zA-Z])"), ")"),
     (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
     (re.compile(r"\\leqslant(?![a-zA-Z])"), r"\\le"),
     (re.compile(r"\\geqslant(?![a-zA-Z])"), r"\\ge"),

@@ -130,9 +130,20 @@ def assigned(eq: Node) -> Node | None:
     """The value of `name = v` (or `v = name`) when the name's letters are not in v."""
     lhs, rhs = eq.kids
     for var, val in ((lhs, rhs), (rhs, lhs)):
-        if _value_is_name(var) and not (_symbols(var) & _symbols(val)):
+        if not _value_is_name(var):
+            continue
+        head = _call_head(var)
+        if not (_symbols(var) & _symbols(val)) or (head and not head & _symbols(val)):
             return val
     return None
+
+
+def _call_head(value: Node) -> set[str]:
+    """The function letter of `f(x)` (read as f*x): `f(x) = 2x + 3` assigns to f, not x."""
+    tree = value.kids[0] if value.kind == "scalar" else value
+    if tree.kind == "mul" and len(tree.kids) > 1 and tree.kids[0].kind == "sym":
+        return {tree.kids[0].value}
+    return set()
 
 
 def _value_is_name(value: Node) -> bool:
