@@ -44,6 +44,7 @@ MAX_CANDIDATES = 8
 _DETAIL_CHARS = 300
 _WORKER_MODULES = ("rlvr.graders.math_worker",)
 _IDENTICAL = "identical to the gold"
+_SHORT_CHARS = 40
 
 
 class MathOptions(BaseModel):
@@ -219,7 +220,7 @@ class MathGrader:
     def _prepare(self, completion: str, bare: bool, gold: _Gold) -> _Prepared:
         opts = self.options
         ext = extract_answers(completion, opts.fallback_last_number)
-        if bare and ext.source == "none" and _is_bare(completion):
+        if ext.source == "none" and _is_bare(completion, 200 if bare else _SHORT_CHARS):
             ext = Extraction((completion.strip(),), "lone")
         p = _Prepared(ext)
         p.details = {"extracted": _clip(ext.answer) if ext.answer else None, "source": ext.source}
@@ -317,8 +318,9 @@ class MathGrader:
             verdicts[i] = _verdict(by_key[prepared[i].key], prepared[i], opts.timeout_s)
 
 
-def _is_bare(text: str) -> bool:
-    return "\n" not in text.strip() and 0 < len(text.strip()) <= 200
+def _is_bare(text: str, limit: int) -> bool:
+    """A completion that is one short line and nothing else (`odd`, `f'`) is its own answer."""
+    return "\n" not in text.strip() and 0 < len(text.strip()) <= limit
 
 
 def _early_reject(ext: Extraction, opts: MathOptions) -> str | None:
