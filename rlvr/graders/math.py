@@ -1,13 +1,16 @@
 """The math grader: is a completion's final answer equivalent to the gold answer?
 
 Accepts: the same value in another form (`\\frac{1}{2}`, `0.5`, `1/2`; `3\\sqrt{2}`, `\\sqrt{18}`),
-`x = 2` for `2`, sets in any order, units, `$`, `^\\circ` and thousands separators around a
-correct number, a decimal within 1e-9 relative of the gold. Rejects, with a reason: several
-different final answers (two boxes, `2 or 3`, `\\pm 2` for 2, every multiple-choice option), a
-decimal that only approximates an exact gold (`0.333` for 1/3), near misses that agree to many
-places (`1/2^{98}` for `1/2^{99}`), `10\\%` for `0.1` (the percent sign is display only, so 10%
-is 10), and expression bombs (`9^{9^{9^9}}`, `(10^8)!`), which are measured before anything is
-evaluated. graders/math/README.md lists every rule.
+`x = 2` or `AB = 2` for `2`, chains (`\\sqrt{4} = 2`), sets in any order, boxes that together form
+the gold's set, inequalities against intervals, matrices, multiple-choice letters, units, `$`,
+`^\\circ`, thousands separators, a decimal within 1e-9 relative of the gold or rounding it to
+at least `decimal_digits` digits, golds written as worked solutions. Rejects, with a reason:
+several different final answers (two boxes, `2 or 3`, `\\pm 2` for 2, every option), a decimal
+that only approximates an exact gold (`0.333` for 1/3), near misses that agree to many places
+(`1/2^{98}` for `1/2^{99}`), `10\\%` for `0.1` unless `percent` says otherwise, negated
+statements, and expression bombs (`9^{9^{9^9}}`, `(10^8)!`), measured before anything is
+evaluated. The options where graders legitimately differ are `MathOptions` fields;
+graders/math/README.md lists every rule.
 
 Bounded from outside: plain numbers are compared in the calling thread (they cannot hang);
 everything else goes, one batch per group, to a pool of killable worker processes with a
