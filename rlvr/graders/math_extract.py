@@ -258,6 +258,11 @@ def _joined(text: str, boxes: list[tuple[int, int, str]]) -> str | None:
 def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
     """All final-answer candidates of the first source that has any."""
     text = completion
+    think_end = text.rfind("</think>")
+    if think_end >= 0:
+        text = text[think_end + len("</think>") :]  # the answer follows the reasoning
+    elif text.lstrip().startswith("<think>"):
+        return Extraction((), "none")  # the reasoning never ended: no answer was given
     special = _SPECIAL_TOKEN_RE.search(text)
     if special is not None and special.start() > 0:
         text = text[: special.start()]

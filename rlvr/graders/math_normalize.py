@@ -224,6 +224,37 @@ def _ungroup_thousands(text: str) -> str:
     return m.group(1) + m.group(2).replace(",", "").replace(" ", "") + (m.group(3) or "")
 
 
+_SMALL = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+_SMALL += "fifteen sixteen seventeen eighteen nineteen"
+_NUMBER_WORDS = {w: i for i, w in enumerate(_SMALL.split())}
+_NUMBER_WORDS |= {
+    w: 10 * (i + 2)
+    for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())
+}  # noqa: E501
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6}
+_WORDS_ONLY_RE = re.compile(r"(?:minus |negative )?[a-z]+(?:[ -](?:and )?[a-z]+)*")
+
+
+def number_words(text: str) -> str:
+    """`forty-two` -> `42`, `one hundred and five` -> `105`, when the whole answer is words."""
+    low = text.strip().lower()
+    if not _WORDS_ONLY_RE.fullmatch(low):
+        return text
+    sign = "-" if low.startswith(("minus ", "negative ")) else ""
+    words = [w for w in re.split(r"[ -]+", low) if w not in ("and", "minus", "negative")]
+    total = current = 0
+    for word in words:
+        if word in _NUMBER_WORDS:
+            current += _NUMBER_WORDS[word]
+        elif word == "hundred" and current:
+            current *= 100
+        elif word in _SCALES and word != "hundred" and current:
+            total, current = total + current * _SCALES[word], 0
+        else:
+            return text
+    return f"{sign}{total + current}"
+
+
 def has_percent(text: str) -> bool:
     """Whether the answer is written as a percentage (`10\\%`, `10 percent`)."""
     return PERCENT_RE.search(text) is not None
@@ -255,4 +286,4 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
     s = _ungroup_thousands(s)
-    return s.rstrip("\\").strip()
+    return number_words(s.rstrip("\\").strip())
