@@ -228,7 +228,7 @@ _SMALL = "zero one two three four five six seven eight nine ten eleven twelve th
 _SMALL += "fifteen sixteen seventeen eighteen nineteen"
 _NUMBER_WORDS = {w: i for i, w in enumerate(_SMALL.split())}
 _TENS = "twenty thirty forty fifty sixty seventy eighty ninety"
-_NUMBER_WORDS |= {w: 10 * (i + 2) for i, w in enumerate(_TENS.split())}  # noqa: SIM905
+_NUMBER_WORDS |= {w: 10 * (i + 2) for i, w in enumerate(_TENS.split())}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6}
 _WORDS_ONLY_RE = re.compile(r"(?:minus |negative )?[a-z]+(?:[ -](?:and )?[a-z]+)*")
 
