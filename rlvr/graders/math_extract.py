@@ -43,7 +43,7 @@ _ANSWER_IS_RE = re.compile(
     r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*([^\n]+)"
     r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*([^\n]+)"
     r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*([^\n]+)"
-    r"|(?:最终)?答案(?:是|为|：|:)[ \t]*([^\n]+)",
+    r"|(?:最终)?答案(?:是|为)?[ \t]*[：:]?[ \t]*([^\n]+)",
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(
@@ -60,7 +60,9 @@ _LONE_WORDS = frozenset(
 )
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
-_PROSE_END_RE = re.compile(r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n", re.IGNORECASE)
+_PROSE_END_RE = re.compile(
+    r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n|[。！？]", re.IGNORECASE
+)
 _LEAD_RE = re.compile(
     r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I
 )
