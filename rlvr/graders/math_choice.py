@@ -16,7 +16,7 @@ from rlvr.types import Verdict
 
 _LETTER_RE = re.compile(r"\(?([A-J])\)?")
 _GOLD_OPTION_RE = re.compile(r"\(?([A-J])[.)]\s")  # `C. x = 42`: the option's letter and text
-_LEADING_RE = re.compile(r"\(?([A-J])(?:\)|\.|:|(?![A-Za-z0-9]))")
+_LEADING_RE = re.compile(r"(\()?([A-J])(\)|\.|:|(?![A-Za-z0-9]))")
 _OTHER_RE = re.compile(r"(?<![A-Za-z\\])\(?([A-J])\)?(?![A-Za-z])")
 _IN_TEXT_RE = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.)](?=\s|$)")
 
@@ -34,9 +34,11 @@ def _letter(candidate: str) -> str | None:
     if m is None:
         return None
     rest = text[m.end() :]
-    if any(o.group(1) != m.group(1) for o in _OTHER_RE.finditer(rest)):
+    if rest.strip() and not (m.group(1) or m.group(3)) and not re.match(r"\s+[A-Za-z]", rest):
+        return None  # `E + 1` is an expression, not a choice
+    if any(o.group(1) != m.group(2) for o in _OTHER_RE.finditer(rest)):
         return "?"
-    return m.group(1)
+    return m.group(2)
 
 
 def _text_letter(completion: str) -> str | None:
