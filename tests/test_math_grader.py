@@ -82,9 +82,11 @@ def test_a_worked_solution_gold_is_read_by_its_last_box() -> None:
 
 
 def test_options_change_the_documented_rules() -> None:
-    assert not check("0.28", "\\boxed{28\\%}").passed
-    assert check("0.28", "\\boxed{28\\%}", percent="either").passed
+    assert check("0.28", "\\boxed{28\\%}").passed
+    assert not check("0.28", "\\boxed{28\\%}", percent="number").passed
     assert check("0.28", "\\boxed{28\\%}", percent="fraction").passed
+    assert not check("28", "\\boxed{28\\%}", percent="fraction").passed
+    assert not check("0.28", "\\boxed{28}").passed
     assert check("1/3", "\\boxed{0.3333}", decimal_digits=4).passed
     assert not check("1/3", "\\boxed{0.3333}").passed
     assert check("C", "so (C) it is").passed

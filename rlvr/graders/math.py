@@ -7,7 +7,7 @@ the gold's set, inequalities against intervals, matrices, multiple-choice letter
 at least `decimal_digits` digits, golds written as worked solutions. Rejects, with a reason:
 several different final answers (two boxes, `2 or 3`, `\\pm 2` for 2, every option), a decimal
 that only approximates an exact gold (`0.333` for 1/3), near misses that agree to many places
-(`1/2^{98}` for `1/2^{99}`), `10\\%` for `0.1` unless `percent` says otherwise, negated
+(`1/2^{98}` for `1/2^{99}`), `28` for `0.28` (a percent sign reads both ways), negated
 statements, and expression bombs (`9^{9^{9^9}}`, `(10^8)!`), measured before anything is
 evaluated. The options where graders legitimately differ are `MathOptions` fields;
 graders/math/README.md lists every rule.
@@ -71,7 +71,7 @@ class MathOptions(BaseModel):
     )
     memory_mb: int | None = Field(2048, ge=256, description="Address-space cap per worker.")
     percent: Literal["number", "fraction", "either"] = Field(
-        "number",
+        "either",
         description="'number': 10% is 10; 'fraction': 10% is 0.1; 'either': a percentage on "
         "one side matches the number or the fraction on the other.",
     )
