@@ -254,19 +254,38 @@ def passthrough(args: argparse.Namespace) -> list[str]:
     return out
 
 
-def run_side(args: argparse.Namespace, side: str, folder: str, tmp: str) -> dict | None:
+def run_side(
+    args: argparse.Namespace, side: str, folder: str, tmp: str, extra: tuple[str, ...] = ()
+) -> dict | None:
     result = Path(tmp) / f"{side}.json"
     cmd = [sys.executable, __file__, "--side", side, "--model-dir", folder, "--result", str(result)]
-    print(f"== {side}", flush=True)
+    print(f"== {side} {' '.join(extra)}", flush=True)
     try:
-        code = subprocess.run([*cmd, *passthrough(args)], timeout=args.child_timeout).returncode
+        run = subprocess.run([*cmd, *passthrough(args), *extra], timeout=args.child_timeout)
     except subprocess.TimeoutExpired:
         print(f"{side}: stopped after --child-timeout={args.child_timeout}s", flush=True)
         return None
-    if code != 0 or not result.is_file():
-        print(f"{side}: failed with exit code {code}", flush=True)
+    if run.returncode != 0 or not result.is_file():
+        print(f"{side}: failed with exit code {run.returncode}", flush=True)
         return None
     return json.loads(result.read_text(encoding="utf-8"))
+
+
+def run_with_fallback(args: argparse.Namespace, side: str, folder: str, tmp: str) -> dict | None:
+    """Run a learner; when rlvr's compiled static-cache sampler fails, once more without it
+    (labelled, so the table says which sampler the figures are from)."""
+    got = run_side(args, side, folder, tmp)
+    if (
+        got is None
+        and side.startswith("rlvr")
+        and args.device == "cuda"
+        and args.static_cache is None
+    ):
+        print(f"{side}: retrying with the dynamic-cache sampler (--no-static-cache)", flush=True)
+        got = run_side(args, side, folder, tmp, ("--no-static-cache",))
+        if got is not None:
+            got["side"] = f"{side} (dynamic cache: static-cache run failed)"
+    return got
 
 
 def _fmt(x: float | None, spec: str) -> str:
@@ -283,9 +302,9 @@ def report(results: dict[str, dict], args: argparse.Namespace) -> dict[str, floa
     )
     print(f"| learner | s/step | generated tok/s | update tok/s | {mem} |")
     print("| --- | --- | --- | --- | --- |")
-    for side, r in results.items():
+    for r in results.values():
         print(
-            f"| {side} | {r['s_per_step']:.2f} | {_fmt(r['gen_tokens_per_s'], ',.0f')} | "
+            f"| {r['side']} | {r['s_per_step']:.2f} | {_fmt(r['gen_tokens_per_s'], ',.0f')} | "
             f"{_fmt(r['update_tokens_per_s'], ',.0f')} | {r['peak_gib']:.2f} |"
         )
     ratios: dict[str, float | None] = {}
@@ -378,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"built the {args.shape} model in {time.perf_counter() - t0:.1f}s", flush=True)
         results: dict[str, dict] = {}
         for side in args.side_list:
-            got = run_side(args, side, folder, tmp)
+            got = run_with_fallback(args, side, folder, tmp)
             if got is not None:
                 results[side] = got
                 brief = {k: v for k, v in got.items() if k != "steps"}
