@@ -96,3 +96,13 @@ def test_recorded_log_probs_are_the_log_softmax_of_the_processed_scores() -> Non
         dim=1,
     )
     assert torch.allclose(got, want, atol=1e-6)
+
+
+def test_finish_positions_take_the_first_eos_or_the_earlier_stop_string() -> None:
+    from rlvr.policies.hf import finish_positions
+
+    generated = torch.tensor([[5, 1, 1, 1], [5, 6, 7, 8], [5, 6, 1, 0], [1, 0, 0, 0]])
+    assert finish_positions(generated, [1], None).tolist() == [1, -1, 2, 0]
+    stopped = torch.tensor([-1, 2, 0, 3])
+    assert finish_positions(generated, [1], stopped).tolist() == [1, 2, 0, 0]
+    assert finish_positions(generated[:, :0], [1], None).tolist() == [-1, -1, -1, -1]

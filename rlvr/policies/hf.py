@@ -153,30 +153,38 @@ class _LogprobRecorder(LogitsProcessor):
         return torch.stack(self.steps[:total], dim=1)
 
 
-class _FinishTracker(StoppingCriteria):
-    """Remembers, per row, the generated position of the EOS or stop string that ended it.
+class _StopTracker(StoppingCriteria):
+    """Stops rows at a stop string and remembers, per row, the generated position where it did.
 
     Everything stays on the model's device: a host read here would stall every decoding step.
+    EOS needs no tracking: `generate` stops at it itself, and `finish_positions` finds it after.
     """
 
-    def __init__(self, prompt_len: int, rows: int, eos: list[int], stop: StoppingCriteria | None):
+    def __init__(self, prompt_len: int, rows: int, stop: StoppingCriteria):
         self.prompt_len = prompt_len
         self.done_at = torch.full((rows,), -1, dtype=torch.long)
-        self.eos = torch.tensor(eos, dtype=torch.long)
         self.stop = stop
 
     def __call__(self, input_ids: torch.LongTensor, scores: Any, **kw: Any) -> torch.BoolTensor:
         if self.done_at.device != input_ids.device:
-            self.done_at, self.eos = (
-                self.done_at.to(input_ids.device),
-                self.eos.to(input_ids.device),
-            )
-        hit = torch.isin(input_ids[:, -1], self.eos)
-        if self.stop is not None:
-            hit |= self.stop(input_ids, scores).to(hit.device)
+            self.done_at = self.done_at.to(input_ids.device)
+        hit = self.stop(input_ids, scores).to(input_ids.device)
         step = input_ids.shape[1] - self.prompt_len - 1
         self.done_at = torch.where(hit & (self.done_at < 0), step, self.done_at)
         return hit  # type: ignore[return-value]
+
+
+def finish_positions(
+    generated: torch.Tensor, eos: list[int], stopped_at: torch.Tensor | None
+) -> torch.Tensor:
+    """Per row, the position of the first EOS or of the stop string that ended it, else -1."""
+    hit = torch.isin(generated, torch.tensor(eos, dtype=generated.dtype, device=generated.device))
+    first = hit.int().argmax(1) if generated.shape[1] else hit.new_zeros(len(hit), dtype=torch.long)
+    at = torch.where(hit.any(1), first, -1)
+    if stopped_at is None:
+        return at
+    both = torch.where(at < 0, stopped_at, torch.minimum(at, stopped_at))
+    return torch.where(stopped_at < 0, at, both)
 
 
 class HFPolicy:
@@ -317,7 +325,8 @@ class HFPolicy:
         prompt_len = input_ids.shape[1]
         recorder = _LogprobRecorder(prompt_len)
         rows = input_ids.shape[0] * g
-        tracker = _FinishTracker(prompt_len, rows, self.eos_ids, self._stop_criteria(sampling.stop))
+        stop = self._stop_criteria(sampling.stop)
+        tracker = _StopTracker(prompt_len, rows, stop) if stop is not None else None
         device = self.model.device
         max_new = self.max_new_tokens(sampling)
         extra = self._static_kv(rows, prompt_len + max_new) if self.static_cache else {}
@@ -335,16 +344,18 @@ class HFPolicy:
             pad_token_id=self.tokenizer.pad_token_id,
             eos_token_id=self.eos_ids or None,
             logits_processor=LogitsProcessorList(self._processors(sampling, recorder)),
-            stopping_criteria=StoppingCriteriaList([tracker]),
+            stopping_criteria=StoppingCriteriaList([tracker] if tracker else []),
             **extra,
         )
         logprobs = recorder.finish(sequences)
         # read back once: nothing of ours in the decoding loop waits on the device (the one
         # per-token host read left is transformers' own stop check)
+        generated = sequences[:, prompt_len:].cpu()
+        stopped_at = tracker.done_at.cpu() if tracker else None
         return (
-            sequences[:, prompt_len:].cpu(),
+            generated,
             logprobs.float().cpu(),
-            tracker.done_at.cpu(),
+            finish_positions(generated, self.eos_ids, stopped_at),
         )
 
     def _generate(
