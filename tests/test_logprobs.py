@@ -57,3 +57,39 @@ def test_gradient_flows_in_the_logits_dtype_and_only_through_log_probs() -> None
     assert logits.grad.dtype == torch.bfloat16
     # each position's gradient sums to zero over the vocabulary (onehot - softmax)
     assert torch.allclose(logits.grad.float().sum(-1), torch.zeros(2, 3), atol=1e-2)
+
+
+def test_gradient_checkpointing_leaves_the_policy_gradient_unchanged() -> None:
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from rlvr.learners.batch import forward as score_forward
+    from rlvr.learners.batch import from_samples
+    from rlvr.types import Sample
+
+    torch.manual_seed(0)
+    cfg = LlamaConfig(
+        vocab_size=40,
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        pad_token_id=0,
+    )
+    model = LlamaForCausalLM(cfg).double()
+    samples = [
+        Sample(task_id="t", index=i, text="x", prompt_token_ids=[3, 4 + i], token_ids=[5, 6, 7 + i])
+        for i in range(3)
+    ]
+    batch = from_samples(samples, [1.0, -1.0, 0.5], pad_id=0)
+
+    def grad_vector() -> torch.Tensor:
+        model.zero_grad()
+        model.train()
+        out = score_forward(model, batch, temperature=0.9, entropy="value")
+        (out.logp * batch.advantages[:, None]).sum().backward()
+        return torch.cat([p.grad.flatten() for p in model.parameters() if p.grad is not None])
+
+    plain = grad_vector()
+    model.gradient_checkpointing_enable()
+    assert plain.abs().sum() > 0
+    assert torch.allclose(grad_vector(), plain, atol=1e-12)
