@@ -93,3 +93,60 @@ def test_gradient_checkpointing_leaves_the_policy_gradient_unchanged() -> None:
     model.gradient_checkpointing_enable()
     assert plain.abs().sum() > 0
     assert torch.allclose(grad_vector(), plain, atol=1e-12)
+
+
+@pytest.mark.parametrize("tied", [True, False])
+def test_fused_head_equals_logits_then_log_softmax_in_value_and_every_gradient(
+    tied: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from rlvr.learners.batch import forward as score_forward
+    from rlvr.learners.batch import from_samples
+    from rlvr.learners.logprobs import plain_head
+    from rlvr.types import Sample
+
+    torch.manual_seed(0)
+    cfg = Qwen2Config(
+        vocab_size=50,
+        hidden_size=16,
+        intermediate_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        tie_word_embeddings=tied,
+        pad_token_id=0,
+    )
+    model = Qwen2ForCausalLM(cfg).double()
+    assert plain_head(model) is not None
+    samples = [
+        Sample(task_id="t", index=i, text="x", prompt_token_ids=[3] * (i + 1), token_ids=[5, 9 + i])
+        for i in range(3)
+    ]
+    batch = from_samples(samples, [1.0, -1.0, 0.5], pad_id=0)
+    weights = torch.randn(batch.completion_mask.shape, dtype=torch.float64)
+
+    def grads() -> list[torch.Tensor]:
+        return [p.grad.clone() for p in model.parameters()]
+
+    monkeypatch.setattr("rlvr.learners.logprobs.CHUNK_ELEMENTS", 50)  # one row per chunk
+    out = score_forward(model, batch, temperature=0.8, entropy="value")
+    (out.logp * weights).sum().backward()
+    fused = grads()
+    model.zero_grad()
+
+    p = batch.prompt_width
+    logits = model(
+        input_ids=batch.input_ids,
+        attention_mask=batch.attention_mask,
+        position_ids=batch.position_ids,
+    ).logits[:, p - 1 : -1]
+    want = (logits / 0.8).log_softmax(-1).gather(-1, batch.completion_ids[..., None])[..., 0]
+    want = torch.where(batch.completion_mask, want, torch.zeros_like(want))
+    (want * weights).sum().backward()
+    assert torch.allclose(out.logp.double(), want, atol=1e-6)
+    mask = batch.completion_mask
+    want_ent = entropy_from_logits(logits.detach() / 0.8)[mask]
+    assert torch.allclose(out.entropy[mask].double(), want_ent, atol=1e-6)
+    for a, b in zip(fused, grads(), strict=True):  # logp is float32, hence the tolerance
+        assert torch.allclose(a, b, atol=1e-6)

@@ -20,7 +20,7 @@ from typing import Literal
 import torch
 from torch import Tensor
 
-from rlvr.learners.logprobs import token_logprobs
+from rlvr.learners.logprobs import head_token_logprobs, plain_head, token_logprobs
 from rlvr.types import Sample
 
 
@@ -149,9 +149,25 @@ def forward(
 
     Only the T + 1 last positions go through the output head (`logits_to_keep`). entropy:
     "value" computes it detached (a metric), "grad" keeps its graph (an entropy bonus). Without
-    an entropy gradient no full-vocabulary float32 tensor is kept (`token_logprobs`).
+    an entropy gradient no full-vocabulary float32 tensor is kept (`token_logprobs`), and for
+    the plain-head models of `logprobs.PLAIN_HEADS` no logits tensor at all: the head's matmul
+    runs inside the log-softmax, a few rows at a time (`head_token_logprobs`).
     """
     t = batch.completion_mask.shape[1]
+    fused = plain_head(model) if entropy != "grad" and not hidden else None
+    if fused is not None:
+        # the head's matmul happens inside the log-softmax, a few rows at a time
+        decoder, weight = fused
+        states = decoder(
+            input_ids=batch.input_ids,
+            attention_mask=batch.attention_mask,
+            position_ids=batch.position_ids,
+            use_cache=False,
+        ).last_hidden_state[:, -(t + 1) : -1]
+        logp, ent = head_token_logprobs(
+            states, weight, batch.completion_ids, temperature, entropy == "value"
+        )
+        return _masked(Forward(logp=logp, entropy=ent, hidden=None), batch.completion_mask)
     out = model(
         input_ids=batch.input_ids,
         attention_mask=batch.attention_mask,
@@ -170,14 +186,19 @@ def forward(
     else:
         logp, ent = token_logprobs(out.logits, ids, temperature, entropy == "value")
         logp, ent = logp[:, :-1], None if ent is None else ent[:, :-1]
-    logp = torch.where(batch.completion_mask, logp, torch.zeros_like(logp))
-    if ent is not None:
-        ent = torch.where(batch.completion_mask, ent, torch.zeros_like(ent))
     states = None
     if hidden:
         p = batch.prompt_width
         states = out.hidden_states[-1][:, p - 1 : p - 1 + t]
-    return Forward(logp=logp, entropy=ent, hidden=states)
+    return _masked(Forward(logp=logp, entropy=ent, hidden=states), batch.completion_mask)
+
+
+def _masked(out: Forward, mask: Tensor) -> Forward:
+    """Exact zeros at padding positions."""
+    out.logp = torch.where(mask, out.logp, torch.zeros_like(out.logp))
+    if out.entropy is not None:
+        out.entropy = torch.where(mask, out.entropy, torch.zeros_like(out.entropy))
+    return out
 
 
 @torch.no_grad()

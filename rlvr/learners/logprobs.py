@@ -75,7 +75,7 @@ def token_logprobs(
     tokens: Tensor,
     temperature: float = 1.0,
     entropy: bool = False,
-    chunk_elements: int = CHUNK_ELEMENTS,
+    chunk_elements: int | None = None,
 ) -> tuple[Tensor, Tensor | None]:
     """log softmax(logits / T) at `tokens`, and the detached entropy when asked.
 
@@ -83,5 +83,97 @@ def token_logprobs(
     (computed in float64 for float64 logits), as `logits.float().log_softmax(-1)` would.
     Differentiable in `logits` through the log-probabilities.
     """
-    logp, ent = _SelectedLogSoftmax.apply(logits, tokens, temperature, entropy, chunk_elements)
+    budget = chunk_elements or CHUNK_ELEMENTS
+    logp, ent = _SelectedLogSoftmax.apply(logits, tokens, temperature, entropy, budget)
+    return logp.float(), (ent.float() if entropy else None)
+
+
+class _HeadLogSoftmax(torch.autograd.Function):
+    """The output head and the selective log-softmax in one: logits exist a few rows at a time.
+
+    Forward and backward compute `hidden @ weight.T` per chunk of rows (under the caller's
+    autocast, restored in backward), so neither the (B, T, V) logits nor their gradient is ever
+    whole; the price is the head's matmul once more in backward.
+    """
+
+    @staticmethod
+    @torch.amp.custom_fwd(device_type="cuda")
+    def forward(  # type: ignore[override]
+        ctx: Any,
+        hidden: Tensor,
+        weight: Tensor,
+        tokens: Tensor,
+        temperature: float,
+        entropy: bool,
+        budget: int,
+    ) -> tuple[Tensor, Tensor]:
+        n, t = tokens.shape
+        rows_per = max(1, budget // max(1, t * weight.shape[0]))
+        dtype = torch.promote_types(hidden.dtype, torch.float32)
+        logp = torch.empty((n, t), dtype=dtype, device=hidden.device)
+        lse = torch.empty_like(logp)
+        ent = torch.empty((n, t) if entropy else (0,), dtype=dtype, device=hidden.device)
+        for start in range(0, n, rows_per):
+            rows = slice(start, min(start + rows_per, n))
+            x = torch.nn.functional.linear(hidden[rows], weight).to(dtype) / temperature
+            lse[rows] = x.logsumexp(-1)
+            logp[rows] = x.gather(-1, tokens[rows].unsqueeze(-1)).squeeze(-1) - lse[rows]
+            if entropy:
+                p = (x - lse[rows].unsqueeze(-1)).exp_()
+                ent[rows] = lse[rows] - (p * x.clamp(min=torch.finfo(dtype).min)).sum(-1)
+        ctx.save_for_backward(hidden, weight, tokens, lse)
+        ctx.temperature, ctx.rows_per = temperature, rows_per
+        ctx.mark_non_differentiable(ent)
+        return logp, ent
+
+    @staticmethod
+    @torch.amp.custom_bwd(device_type="cuda")
+    def backward(ctx: Any, grad_logp: Tensor, _grad_ent: Tensor) -> tuple[Tensor | None, ...]:
+        hidden, weight, tokens, lse = ctx.saved_tensors
+        t, dtype = ctx.temperature, lse.dtype
+        grad_h = torch.zeros_like(hidden)
+        grad_w = torch.zeros(weight.shape, dtype=dtype, device=weight.device)
+        for start in range(0, tokens.shape[0], ctx.rows_per):
+            rows = slice(start, min(start + ctx.rows_per, tokens.shape[0]))
+            h = hidden[rows]
+            logits = torch.nn.functional.linear(h, weight)
+            g = grad_logp[rows].to(dtype).unsqueeze(-1)
+            # d logp / d logits = (onehot(token) - softmax(logits / T)) / T
+            p = (logits.to(dtype) / t - lse[rows].unsqueeze(-1)).exp_()
+            gl = p.mul_(g).neg_()
+            gl.scatter_add_(-1, tokens[rows].unsqueeze(-1), g)
+            gl = gl.div_(t).to(logits.dtype)
+            grad_h[rows] = gl @ weight
+            grad_w += (gl.flatten(0, 1).transpose(0, 1) @ h.flatten(0, 1)).to(dtype)
+        return grad_h, grad_w.to(weight.dtype), None, None, None, None
+
+
+PLAIN_HEADS = {"LlamaForCausalLM", "MistralForCausalLM", "Qwen2ForCausalLM", "Qwen3ForCausalLM"}
+"""Models whose logits are exactly `model.model(...)` states times `lm_head.weight` (no bias,
+scaling or soft-capping), checked in their transformers source."""
+
+
+def plain_head(model: torch.nn.Module) -> tuple[torch.nn.Module, Tensor] | None:
+    """(decoder, output weight) when the fused head applies to `model`, else None."""
+    head = getattr(model, "lm_head", None)
+    base = getattr(model, "model", None)
+    if type(model).__name__ not in PLAIN_HEADS or base is None:
+        return None
+    if not isinstance(head, torch.nn.Linear) or head.bias is not None:
+        return None
+    return base, head.weight
+
+
+def head_token_logprobs(
+    hidden: Tensor,
+    weight: Tensor,
+    tokens: Tensor,
+    temperature: float = 1.0,
+    entropy: bool = False,
+    chunk_elements: int | None = None,
+) -> tuple[Tensor, Tensor | None]:
+    """`token_logprobs(hidden @ weight.T, ...)` without the logits: hidden (B, T, H), weight
+    (V, H), tokens (B, T). Differentiable in `hidden` and `weight`."""
+    budget = chunk_elements or CHUNK_ELEMENTS
+    logp, ent = _HeadLogSoftmax.apply(hidden, weight, tokens, temperature, entropy, budget)
     return logp.float(), (ent.float() if entropy else None)
