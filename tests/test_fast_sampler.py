@@ -106,3 +106,38 @@ def test_finish_positions_take_the_first_eos_or_the_earlier_stop_string() -> Non
     stopped = torch.tensor([-1, 2, 0, 3])
     assert finish_positions(generated, [1], stopped).tolist() == [1, 2, 0, 0]
     assert finish_positions(generated[:, :0], [1], None).tolist() == [-1, -1, -1, -1]
+
+
+@pytest.mark.parametrize("tied", [True, False])
+def test_bf16_linear_copy_computes_what_the_fp32_model_computes_under_autocast(tied: bool) -> None:
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from rlvr.learners.common import frozen_clone
+
+    torch.manual_seed(0)
+    cfg = Qwen2Config(
+        vocab_size=64,
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        tie_word_embeddings=tied,
+    )
+    model = Qwen2ForCausalLM(cfg).eval()
+    copy = frozen_clone(model, bf16_linear=True)
+    assert copy.model.layers[0].mlp.up_proj.weight.dtype == torch.bfloat16
+    assert copy.model.norm.weight.dtype == torch.float32
+    assert copy.model.embed_tokens.weight.dtype == torch.float32
+    assert (copy.lm_head.weight.dtype == torch.float32) == tied
+    ids = torch.randint(0, 64, (3, 9))
+    with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        want, got = model(input_ids=ids).logits, copy(input_ids=ids).logits
+    assert torch.equal(got, want)
+    with torch.no_grad():  # refreshing converts the trained fp32 weights on the way in
+        model.model.layers[0].mlp.up_proj.weight.add_(1.0)
+    copy.load_state_dict(model.state_dict())
+    diff = (
+        copy.model.layers[0].mlp.up_proj.weight.float() - model.model.layers[0].mlp.up_proj.weight
+    )
+    assert diff.abs().max() < 1e-2

@@ -86,17 +86,25 @@ def frozen_copy(spec: str, config: TrainConfig, device: torch.device) -> torch.n
     return ref.eval()
 
 
-def frozen_clone(model: torch.nn.Module, dtype: torch.dtype | None = None) -> torch.nn.Module:
+def frozen_clone(model: torch.nn.Module, bf16_linear: bool = False) -> torch.nn.Module:
     """A detached copy of a model's current weights, for a sampler that runs beside training.
 
-    With `dtype` (bf16 on a GPU) the copy costs half the fp32 weights' memory; refreshing it
-    with `load_state_dict` converts on the way in.
+    `bf16_linear` (bf16 autocast on a GPU) stores the Linear layers' weights in bf16: under
+    autocast they are rounded to bf16 anyway, so the copy computes what the fp32 model does
+    (norms and embeddings stay fp32), but a compiled decoder then reads bf16 weights instead
+    of casting every fp32 weight at every token. A head tied to the input embedding stays
+    fp32. Refreshing the copy with `load_state_dict` converts on the way in.
     """
     import copy
 
     clone = copy.deepcopy(model)
-    if dtype is not None:
-        clone = clone.to(dtype)
+    if bf16_linear:
+        head = clone.get_output_embeddings() if hasattr(clone, "get_output_embeddings") else None
+        embed = clone.get_input_embeddings() if hasattr(clone, "get_input_embeddings") else None
+        tied = head is not None and embed is not None and head.weight is embed.weight
+        for m in clone.modules():
+            if isinstance(m, torch.nn.Linear) and not (tied and m is head):
+                m.to(torch.bfloat16)
     clone.requires_grad_(False)
     return clone.eval()
 

@@ -188,8 +188,8 @@ class AsyncSource:
     The copy is refreshed from the trained model between samplings, never during one. Answers
     keep the log-probabilities of the weights that sampled them, so the importance ratio of the
     clipped surrogate accounts for the staleness. A checkpoint's sampler position includes the
-    step sampled ahead, so a resumed run skips that step's tasks. On a GPU the copy is kept in
-    bf16 when training is (half the fp32 weights' memory) and samples on its own CUDA stream,
+    step sampled ahead, so a resumed run skips that step's tasks. On a GPU the copy's Linear
+    weights are bf16 when training is (`frozen_clone`), and it samples on its own CUDA stream,
     so decoding and the update share the device instead of queueing behind each other.
     """
 
@@ -216,6 +216,30 @@ class AsyncSource:
         if step < self.cfg.steps:
             self.ahead[step + 1] = self.pool.submit(self._sample, step + 1)
         return got
+
+    def state(self) -> dict[str, int]:
+        return self.live.state()
+
+    def restore(self, state: dict[str, int]) -> None:
+        self.live.restore(state)
+
+
+class ShadowSource:
+    """Live sampling on a copy of the weights with bf16 Linear layers, refreshed from the
+    trained model before each step (`common.frozen_clone(bf16_linear=True)`).
+
+    Used for bf16 training with the compiled static-cache sampler: autocast inside a compiled
+    graph casts every fp32 weight at every decoded token (about 3 GB of memory traffic per
+    token for a 0.5B model), where the copy reads bf16 weights. Costs their bf16 copy in memory
+    and one copy of the weights per step; answers are sampled by the current weights.
+    """
+
+    def __init__(self, live: LiveSource, model: Any, sampler_model: Any) -> None:
+        self.live, self.model, self.copy = live, model, sampler_model
+
+    def collect(self, step: int) -> StepGroups:
+        self.copy.load_state_dict(self.model.state_dict())
+        return self.live.collect(step)
 
     def state(self) -> dict[str, int]:
         return self.live.state()

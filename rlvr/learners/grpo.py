@@ -28,6 +28,7 @@ from rlvr.learners.config import LearnerConfig
 from rlvr.learners.groups import (
     AsyncSource,
     LiveSource,
+    ShadowSource,
     StepGroups,
     StoreSource,
     assign_advantages,
@@ -38,18 +39,23 @@ from rlvr.learners.update import UpdateStats, policy_update
 from rlvr.store import GroupStore
 
 RowCallback = Callable[[dict[str, Any]], None]
-Source = LiveSource | AsyncSource | StoreSource
+Source = LiveSource | AsyncSource | ShadowSource | StoreSource
 
 
 def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any) -> Source:
-    """Live sampling with the model being trained (or a copy one update behind, when
-    async_sampling), or a store file of scored groups."""
+    """Live sampling with the model being trained, or a store file of scored groups.
+
+    Sampling uses a copy of the weights when async_sampling (one update behind) and when a
+    compiled sampler runs under bf16 autocast (refreshed each step: `ShadowSource`).
+    """
     if cfg.groups_file:
         return StoreSource(cfg.groups_file, env, tokenizer, cfg)
     from rlvr.policies.hf import HFPolicy
 
-    copy_dtype = torch.bfloat16 if cfg.bf16 else None
-    sampler = common.frozen_clone(model, copy_dtype) if cfg.async_sampling else model
+    # a compiled sampler under bf16 autocast would cast every fp32 weight at every token
+    shadow = cfg.bf16 and cfg.static_cache is not False and not cfg.async_sampling
+    copy = cfg.async_sampling or shadow
+    sampler = common.frozen_clone(model, bf16_linear=cfg.bf16) if copy else model
     policy = HFPolicy(
         sampler,
         tokenizer,
@@ -60,7 +66,7 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
     live = LiveSource(env, policy, common.TaskCycler(common.select_tasks(env, cfg), cfg.seed), cfg)
     if cfg.async_sampling:
         return AsyncSource(live, model, sampler, cfg, lambda: common.autocast(cfg))
-    return live
+    return ShadowSource(live, model, sampler) if shadow else live
 
 
 def prepare_batch(
