@@ -13,6 +13,7 @@ from typing import Any
 
 from rlvr.errors import RlvrError
 from rlvr.graders.base import Grader
+from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
 
 
@@ -30,6 +31,7 @@ class Environment:
     sandbox: dict[str, Any] | None = None
     describe: Callable[[], dict[str, Any]] | None = field(default=None, repr=False)
     """Optional coverage notes for `rlvr envs show` (e.g. tasks a stack cannot express)."""
+    split: SplitSpec = field(default_factory=SplitSpec)
     _tasks: list[Task] | None = field(default=None, repr=False)
     _by_id: dict[str, Task] | None = field(default=None, repr=False)
 
@@ -49,6 +51,15 @@ class Environment:
             self._tasks = tasks
             self._by_id = {t.id: t for t in tasks}
         return self._tasks
+
+    def tasks_in(self, split: str) -> list[Task]:
+        """The tasks of one split: "train", "test" or "all" (see rlvr.splits)."""
+        tasks = self.tasks()
+        check_spec(self.split, tasks, self.name, self.source or self.name)
+        chosen = filter_split(tasks, self.split, self.name, split)
+        if not chosen and tasks:
+            raise empty_split_error(self.name, split, self.split)
+        return chosen
 
     def task(self, task_id: str) -> Task:
         """The task with this id; a clear error when there is none."""

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rlvr.errors import ManifestError
+from rlvr.splits import SplitSpec
 
 MANIFEST_NAME = "env.toml"
 
@@ -101,6 +102,10 @@ class Manifest(_Strict):
     )
     requires: RequiresSpec | None = Field(
         default=None, description="Optional packages it needs and the extra that installs them."
+    )
+    split: SplitSpec = Field(
+        default_factory=SplitSpec,
+        description="Held-out split: test_fraction, salt or explicit test_ids (rlvr.splits).",
     )
 
 

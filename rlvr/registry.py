@@ -240,6 +240,7 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         description=manifest.description,
         source=str(folder / MANIFEST_NAME),
         sandbox=manifest.sandbox,
+        split=manifest.split,
     )
     env.describe = _describer(manifest, folder)
     return env

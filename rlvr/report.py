@@ -33,6 +33,11 @@ PANELS = (
         "reward", "Reward (mean over scored answers) and pass rate", ("reward_mean", "pass_rate")
     ),
     Panel(
+        "eval",
+        "Held-out pass@1 (test split, 95% interval) beside the training reward",
+        ("reward_mean", "eval/pass@1"),
+    ),
+    Panel(
         "kl", "KL to the reference (kl) and to the sampling policy (approx_kl)", ("kl", "approx_kl")
     ),
     Panel("length", "Completion length (tokens)", ("completion_len_mean", "completion_len_max")),
@@ -82,12 +87,14 @@ def plot_panels(rows: list[dict[str, Any]], out_dir: Path) -> tuple[list[Path], 
     for panel in PANELS:
         lines = [(k, *series(rows, k)) for k in panel.keys]
         lines = [(k, x, y) for k, x, y in lines if x]
-        if not lines:
+        held_out = any(k == "eval/pass@1" for k, _, _ in lines)
+        if not lines or (panel.name == "eval" and not held_out):
             empty.append(panel.title)
             continue
         fig, ax = plt.subplots(figsize=(6, 3.2), dpi=80)
         for key, x, y in lines:
-            ax.plot(x, y, marker="." if len(x) < 40 else None, label=key)
+            ax.plot(x, y, marker="." if len(x) < 40 or "/" in key else None, label=key)
+            _interval_band(ax, rows, key)
         ax.set_title(panel.title, fontsize=10)
         ax.set_xlabel("step")
         ax.grid(alpha=0.3)
@@ -100,12 +107,20 @@ def plot_panels(rows: list[dict[str, Any]], out_dir: Path) -> tuple[list[Path], 
     return written, empty
 
 
+def _interval_band(ax: Any, rows: list[dict[str, Any]], key: str) -> None:
+    """Shade `key`'s 95% interval where rows carry `<key>_ci95` = [lo, hi]."""
+    pts = [(r["step"], *r[f"{key}_ci95"]) for r in rows if r.get(f"{key}_ci95")]
+    if pts:
+        ax.fill_between([p[0] for p in pts], [p[1] for p in pts], [p[2] for p in pts], alpha=0.2)
+
+
 def summary(rows: list[dict[str, Any]], window: int = 5) -> dict[str, dict[str, float | None]]:
     """First-window mean, last-window mean and change for the headline metrics."""
     out: dict[str, dict[str, float | None]] = {}
     for key in (
         "reward_mean",
         "pass_rate",
+        "eval/pass@1",
         "kl",
         "entropy",
         "completion_len_mean",
@@ -158,7 +173,8 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px;te
 figure{{display:inline-block;margin:4px}}pre{{background:#f6f6f6;padding:8px;font-size:12px}}
 </style></head><body>
 <h1>Run {html.escape(run.name)}</h1>
-<p>{len(rows)} steps, last step {rows[-1].get("step")}.</p>
+<p>{sum("eval/pass@1" not in r for r in rows)} training steps, last step \
+{rows[-1].get("step")}.</p>
 {_table(summary(rows))}
 {figures}
 {f"<p>No data for:</p><ul>{missing}</ul>" if missing else ""}

@@ -275,11 +275,15 @@ def select_tasks(
     n_tasks: int | None = None,
     difficulty: str | None = None,
     task_file: str | Path | None = None,
+    split: str = "all",
 ) -> list[Task]:
-    """The environment's tasks, restricted to a task file's ids, a difficulty, then the first N."""
-    tasks = env.tasks()
+    """The tasks of one split ("train", "test", "all"), restricted to a task file's ids, a
+    difficulty, then the first N."""
+    from rlvr.splits import filter_split
+
+    tasks = env.tasks_in(split)
     if task_file is not None:
-        tasks = restrict_to_file(env, task_file)
+        tasks = filter_split(restrict_to_file(env, task_file), env.split, env.name, split)
     if difficulty is not None:
         tasks = [t for t in tasks if t.meta.get("difficulty") == difficulty]
     if n_tasks is not None:
@@ -288,8 +292,8 @@ def select_tasks(
         levels = sorted({str(t.meta.get("difficulty")) for t in env.tasks()})
         raise RlvrError(
             f"environment {env.name!r}: no task matches difficulty={difficulty!r}, "
-            f"tasks file={task_file}, n_tasks={n_tasks}",
-            f"its difficulties are {', '.join(levels)}; loosen the filters",
+            f"tasks file={task_file}, n_tasks={n_tasks} in split {split!r}",
+            f"its difficulties are {', '.join(levels)}; loosen the filters (or --split all)",
         )
     return tasks
 

@@ -56,5 +56,6 @@ FAST = {
     "threads": 1,
     "save_every": 0,
     "grade_workers": 2,
+    "eval_tasks": 0,  # held-out evaluation during training has its own tests (test_evaluation)
 }
 """Settings that keep a learner test to about a second per step on one CPU thread."""

@@ -253,8 +253,11 @@ def test_grpo_on_math_easy_tasks_from_tiny_sft_end_to_end(tmp_path: Path) -> Non
         save_every=0,
     )
     run = train(cfg, tmp_path / "math")
-    got = rows(run)
+    got = [r for r in rows(run) if "eval/pass@1" not in r]
     assert [r["step"] for r in got] == [1, 2, 3]
+    held_out = [r for r in rows(run) if "eval/pass@1" in r]  # step 0 and the end (eval_every 50)
+    assert [r["step"] for r in held_out] == [0, 3]
+    assert all(0.0 <= r["eval/pass@1"] <= 1.0 and r["eval/n_tasks"] > 0 for r in held_out)
     assert all(r["reward_mean"] is not None and r["masked_frac"] == 0.0 for r in got)
     assert any(r["zero_variance_frac"] < 1.0 for r in got)  # tiny-sft sits on the frontier
     groups = rows(run, "groups.jsonl")

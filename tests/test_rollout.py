@@ -179,7 +179,7 @@ def test_killed_rollout_resumes_with_every_task_exactly_once(tmp_path) -> None:
     assert summary["skipped"] == stored and summary["groups"] == n_tasks - stored
     ids = [g.task_id for g in GroupStore(out)]
     assert len(ids) == len(set(ids)) == n_tasks
-    expected = select_tasks(rlvr.load_env("math"), n_tasks=n_tasks)
+    expected = select_tasks(rlvr.load_env("math"), n_tasks=n_tasks, split="train")
     assert set(ids) == {t.id for t in expected}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from rlvr.cli import audit, check, demo, envs, grade, rollout, sandbox, train
+from rlvr.cli import audit, check, demo, envs, evaluate, grade, rollout, sandbox, train
 from rlvr.cli.boundary import run_with_boundary
 
 app = typer.Typer(
@@ -29,6 +29,7 @@ app.command("report")(train.report)
 app.command("rollout")(rollout.rollout)
 app.command("frontier")(rollout.frontier)
 app.command("sft")(rollout.sft)
+app.command("eval")(evaluate.evaluate)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -22,6 +22,35 @@ EnvPathOpt = Annotated[
     list[Path] | None,
     typer.Option("--env-path", help="Extra folder to search for env.toml manifests (repeatable)."),
 ]
+
+
+def split_option(value: str | None) -> str | None:
+    from rlvr.splits import check_split_name
+
+    if value is None:
+        return None
+    try:
+        return check_split_name(value)
+    except RlvrError as e:
+        raise typer.BadParameter(f"{e.message}; {e.fix}") from None
+
+
+TrainSplitOpt = Annotated[
+    str,
+    typer.Option(
+        "--split",
+        callback=split_option,
+        help="Tasks of this split: train (default for training), test (held out) or all.",
+    ),
+]
+EvalSplitOpt = Annotated[
+    str,
+    typer.Option(
+        "--split",
+        callback=split_option,
+        help="Tasks of this split: test (held out, the default), train or all.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")]
 
 

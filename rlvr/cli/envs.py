@@ -55,6 +55,7 @@ def show(
 ) -> None:
     """Describe one environment: grader, task count and a sample prompt."""
     from rlvr.registry import load_env
+    from rlvr.splits import split_counts
 
     use_env_paths(env_path)
     env = load_env(name)
@@ -65,6 +66,7 @@ def show(
         "source": env.source,
         "grader": env.grader.name,
         "n_tasks": len(tasks),
+        "split": {**split_counts(tasks, env.split, env.name), **env.split.model_dump()},
         "first_task_id": tasks[0].id if tasks else None,
         "sandbox_image": (env.sandbox or {}).get("image"),
     }

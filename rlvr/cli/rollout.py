@@ -21,7 +21,7 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from rlvr.cli.common import EnvOpt, EnvPathOpt, emit, stderr, use_env_paths
+from rlvr.cli.common import EnvOpt, EnvPathOpt, TrainSplitOpt, emit, stderr, use_env_paths
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 
 if TYPE_CHECKING:
@@ -136,6 +136,7 @@ def rollout(
     n_tasks: NTasksOpt = None,
     difficulty: DifficultyOpt = None,
     tasks: TasksOpt = None,
+    split: TrainSplitOpt = "train",
     estimator: Annotated[
         str, typer.Option(help="Advantages: grpo, dr_grpo, rloo, reinforce_pp.")
     ] = "grpo",
@@ -164,7 +165,7 @@ def rollout(
     use_env_paths(env_path)
     get_estimator(estimator)
     environment = load_env(env)
-    chosen = select_tasks(environment, n_tasks, difficulty, tasks)
+    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     with ray_session(environment, ray, ray_address) as session, rollout_bar("rollout") as update:
         config = _config(
             g,
@@ -197,6 +198,7 @@ def frontier(
     n_tasks: NTasksOpt = None,
     difficulty: DifficultyOpt = None,
     tasks: TasksOpt = None,
+    split: TrainSplitOpt = "train",
     temperature: TempOpt = 1.0,
     top_p: TopPOpt = 1.0,
     max_new_tokens: MaxTokOpt = None,
@@ -219,7 +221,7 @@ def frontier(
 
     use_env_paths(env_path)
     environment = load_env(env)
-    chosen = select_tasks(environment, n_tasks, difficulty, tasks)
+    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     config = _config(
         k,
         temperature,
@@ -257,6 +259,7 @@ def sft(
     n_tasks: NTasksOpt = None,
     difficulty: DifficultyOpt = None,
     tasks: TasksOpt = None,
+    split: TrainSplitOpt = "train",
     eval_g: Annotated[
         int, typer.Option(min=0, help="Afterwards, sample G answers per task; 0 skips.")
     ] = 0,
@@ -272,7 +275,7 @@ def sft(
 
     use_env_paths(env_path)
     environment = load_env(env)
-    chosen = select_tasks(environment, n_tasks, difficulty, tasks)
+    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed)
     columns = (
         TextColumn("sft"),

@@ -17,7 +17,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
+from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, split_option, stderr, use_env_paths
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.errors import RlvrError
 
@@ -36,6 +36,16 @@ def _status(row: dict[str, Any]) -> str:
         f"reward {_fmt(row.get('reward_mean'))}  kl {_fmt(row.get('kl'), '.4f')}  "
         f"len {_fmt(row.get('completion_len_mean'), '.1f')}  "
         f"zero-var {_fmt(row.get('zero_variance_frac'), '.2f')}"
+    )
+
+
+def _print_eval(row: dict[str, Any]) -> None:
+    """One line per held-out evaluation (rows carry "eval/pass@1" and its interval)."""
+    lo, hi = row.get("eval/pass@1_ci95") or (None, None)
+    stderr.print(
+        f"eval step {row['step']}: held-out pass@1 {_fmt(row.get('eval/pass@1'))} "
+        f"[{_fmt(lo)}, {_fmt(hi)}] on {row.get('eval/n_tasks')} test tasks",
+        highlight=False,
     )
 
 
@@ -119,6 +129,12 @@ def train(
         Path | None, typer.Option("--config", "-c", help="TOML or JSON settings file.")
     ] = None,
     tasks: Annotated[Path | None, typer.Option(help="JSONL of task ids to train on.")] = None,
+    split: Annotated[
+        str | None,
+        typer.Option(
+            "--split", callback=split_option, help="Split to train on: train (default), test, all."
+        ),
+    ] = None,
     set_: Annotated[
         list[str] | None,
         typer.Option("--set", help="Any config field as key=value (JSON values), repeatable."),
@@ -167,6 +183,7 @@ def train(
         "algo": algo,
         "steps": steps,
         "tasks": str(tasks) if tasks else None,
+        "split": split,
         **parse_set(set_ or []),
     }
     cfg = load_config(config, flags, saved=_saved(out, algo))
@@ -186,7 +203,7 @@ def train(
             if json_out:
                 emit(row)
 
-        run_dir = run_train(cfg, out, env=session.env, on_row=on_row)
+        run_dir = run_train(cfg, out, env=session.env, on_row=on_row, on_eval=_print_eval)
     stderr.print(f"run folder: {run_dir}  (metrics.jsonl, groups.jsonl, checkpoints/)")
     if last:
         stderr.print(f"step {last['step']}: {_status(last)}", highlight=False)

@@ -86,12 +86,19 @@ def _prompt(env: Environment, task: Task, conversational: bool) -> Any:
 
 
 def to_hf_dataset(
-    env: Environment, tasks: Iterable[Task] | None = None, conversational: bool = True
+    env: Environment,
+    tasks: Iterable[Task] | None = None,
+    conversational: bool = True,
+    split: str = "train",
 ) -> Any:
-    """A `datasets.Dataset` with `prompt` (chat messages, or text) and `task_id` columns."""
+    """A `datasets.Dataset` with `prompt` (chat messages, or text) and `task_id` columns.
+
+    Without `tasks`, the environment's `split` (train by default: the held-out test tasks stay
+    out of training; see rlvr.splits).
+    """
     from datasets import Dataset
 
-    chosen = list(tasks) if tasks is not None else env.tasks()
+    chosen = list(tasks) if tasks is not None else env.tasks_in(split)
     return Dataset.from_list(
         [{"prompt": _prompt(env, t, conversational), "task_id": t.id} for t in chosen]
     )

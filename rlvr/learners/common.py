@@ -148,17 +148,20 @@ def autocast(config: TrainConfig) -> contextlib.AbstractContextManager[Any]:
 
 
 def select_tasks(env: Environment, config: TrainConfig) -> list[Task]:
-    """The tasks to train on: the --tasks file's ids (or all tasks), then the meta filter."""
+    """The tasks to train on: the --tasks file's ids (or all tasks) in the config's split,
+    then the meta filter."""
     from rlvr.rollout import restrict_to_file
+    from rlvr.splits import filter_split
 
     tasks = restrict_to_file(env, config.tasks) if config.tasks else list(env.tasks())
+    tasks = filter_split(tasks, env.split, env.name, config.split)
     for key, want in config.task_filter.items():
         tasks = [t for t in tasks if str(t.meta.get(key)) == want]
     if not tasks:
         raise RlvrError(
-            f"environment {env.name!r}: no task left after tasks={config.tasks!r} and "
-            f"task_filter={config.task_filter}",
-            "loosen task_filter or check the tasks file",
+            f"environment {env.name!r}: no task left after split={config.split!r}, "
+            f"tasks={config.tasks!r} and task_filter={config.task_filter}",
+            "loosen task_filter, check the tasks file, or set split = 'all'",
         )
     return tasks
 

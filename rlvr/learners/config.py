@@ -48,6 +48,28 @@ class TrainConfig(BaseModel):
         description="Keep only tasks whose meta matches every key = value, e.g. "
         '{difficulty = "easy"}.',
     )
+    split: Literal["train", "test", "all"] = Field(
+        default="train",
+        description="Split of the environment to train on (rlvr.splits): train, test or all.",
+    )
+    eval_every: int = Field(
+        default=50,
+        ge=0,
+        description="Evaluate on the test split every N steps, and always at step 0 and at the "
+        "end (0: only at step 0 and at the end).",
+    )
+    eval_tasks: int | None = Field(
+        default=64,
+        ge=0,
+        description="Held-out tasks per evaluation, a stable subset of the test split after "
+        "task_filter (None: all of them; 0: no evaluation).",
+    )
+    eval_samples: int = Field(
+        default=4, ge=1, description="Answers sampled per held-out task (pass@1 is their mean)."
+    )
+    eval_temperature: float = Field(
+        default=1.0, ge=0, description="Sampling temperature of the evaluation (0: greedy)."
+    )
     steps: int = Field(default=100, ge=1, description="Optimiser steps (RL: sampling rounds).")
     lr: float = Field(
         default=1e-6,

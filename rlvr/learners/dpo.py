@@ -124,8 +124,10 @@ def train(
     out: str | Path,
     env: Environment | None = None,
     on_row: RowCallback | None = None,
+    on_eval: RowCallback | None = None,
 ) -> Path:
     """Run DPO to cfg.steps, resuming from the run folder's last checkpoint."""
+    from rlvr.evaluation.during import TrainingEval
     from rlvr.registry import load_env
 
     run = common.start_run(cfg, out)
@@ -151,6 +153,8 @@ def train(
     common.truncate_after(run.metrics_path, start)
     metrics = common.MetricsWriter(run.metrics_path)
     per_step = min(cfg.pairs_per_step, len(pairs))
+    held_out = TrainingEval(cfg, env, tok, run.metrics_path, on_eval=on_eval)
+    held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
         idx = pair_indices(len(pairs), per_step, step, cfg.seed)
         t0 = time.perf_counter()
@@ -172,6 +176,7 @@ def train(
             common.save_checkpoint(
                 run, step, {"policy": model}, {"optimizer": opt.state_dict()}, tokenizer=tok
             )
+        held_out.maybe(step, model, lambda: common.autocast(cfg))
     return run.dir
 
 

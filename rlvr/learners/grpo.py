@@ -90,9 +90,12 @@ def train(
     out: str | Path,
     env: Environment | None = None,
     on_row: RowCallback | None = None,
+    on_eval: RowCallback | None = None,
 ) -> Path:
-    """Run GRPO/RLOO to cfg.steps, resuming from the run folder's last checkpoint."""
+    """Run GRPO/RLOO to cfg.steps, resuming from the run folder's last checkpoint; held-out
+    evaluations (rlvr.evaluation.during) go to metrics.jsonl and `on_eval`."""
     from rlvr.distributed.torch_dist import init_from_env
+    from rlvr.evaluation.during import TrainingEval
     from rlvr.registry import load_env
 
     dist = init_from_env(cfg.device)  # torchrun: one rank of a data-parallel run; else a no-op
@@ -109,6 +112,8 @@ def train(
     start, _ = resume(run, ckpt, opt, source)
     metrics, store = common.MetricsWriter(run.metrics_path), GroupStore(run.groups_path)
     gen = torch.Generator().manual_seed(cfg.seed)
+    held_out = TrainingEval(cfg, env, tok, run.metrics_path, dist.is_main, on_eval)
+    held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
         with common.autocast(cfg):  # bf16 sampling too, when asked
             got = source.collect(step)
@@ -126,6 +131,7 @@ def train(
             on_row(row)
         if step == cfg.steps or (cfg.save_every and step % cfg.save_every == 0):
             checkpoint(run, step, model, tok, opt, source)
+        held_out.maybe(step, model, lambda: common.autocast(cfg))
     return run.dir
 
 

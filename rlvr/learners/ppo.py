@@ -174,8 +174,10 @@ def train(
     out: str | Path,
     env: Environment | None = None,
     on_row: RowCallback | None = None,
+    on_eval: RowCallback | None = None,
 ) -> Path:
     """Run PPO to cfg.steps, resuming from the run folder's last checkpoint."""
+    from rlvr.evaluation.during import TrainingEval
     from rlvr.registry import load_env
 
     run = common.start_run(cfg, out)
@@ -193,6 +195,8 @@ def train(
         critic.restore(state)
     metrics, store = common.MetricsWriter(run.metrics_path), GroupStore(run.groups_path)
     gen = torch.Generator().manual_seed(cfg.seed)
+    held_out = TrainingEval(cfg, env, tok, run.metrics_path, on_eval=on_eval)
+    held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
         with common.autocast(cfg):
             got = source.collect(step)
@@ -217,6 +221,7 @@ def train(
                 **critic.state(),
             }
             common.save_checkpoint(run, step, models, state, tokenizer=tok)
+        held_out.maybe(step, model, lambda: common.autocast(cfg))
     return run.dir
 
 

@@ -15,17 +15,20 @@ def train(
     out: str | Path,
     env: Environment | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_eval: Callable[[dict[str, Any]], None] | None = None,
 ) -> Path:
-    """Train to config.steps in RUN_DIR `out` (resuming there); returns the run folder."""
+    """Train to config.steps in RUN_DIR `out` (resuming there); returns the run folder.
+
+    `on_row` gets each step's metrics row, `on_eval` each held-out evaluation row."""
     if isinstance(config, DPOConfig):
         from rlvr.learners import dpo
 
-        return dpo.train(config, out, env=env, on_row=on_row)
+        return dpo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)
     if isinstance(config, PPOConfig):
         from rlvr.learners import ppo
 
-        return ppo.train(config, out, env=env, on_row=on_row)
+        return ppo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)
     assert isinstance(config, LearnerConfig), type(config)
     from rlvr.learners import grpo
 
-    return grpo.train(config, out, env=env, on_row=on_row)
+    return grpo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)

@@ -7,6 +7,7 @@
 | `tiny` | the embedded untrained tiny model (built locally, cached) |
 | `tiny-sft` | tiny warm-started on the math env's easy tasks (built on first use, cached) |
 | a folder | a transformers checkpoint saved with `save_pretrained` |
+| a run folder | the policy of its newest checkpoint (`rlvr train --out RUN`) |
 | `http(s)://host:port/v1` | an OpenAI-compatible server (vLLM, SGLang, llama.cpp) |
 | `replay:FILE` | completions read from a JSONL file of `{"task_id", "completion"}` |
 | anything else | a Hugging Face hub name, loaded with `from_pretrained` |
@@ -40,6 +41,8 @@ def resolve_model(spec: str) -> str:
     if spec == "tiny-sft":
         return str(tiny.tiny_sft_dir())
     path = Path(spec).expanduser()
+    if path.is_dir() and ((path / "checkpoints").is_dir() or (path / "policy").is_dir()):
+        path = _checkpoint_policy(path)  # a run folder (its config.json is the run's settings)
     if path.is_dir():
         if not (path / "config.json").is_file():
             raise PolicyError(
@@ -54,6 +57,21 @@ def resolve_model(spec: str) -> str:
             "an http://host:port/v1 URL or replay:FILE",
         )
     return spec
+
+
+def _checkpoint_policy(path: Path) -> Path:
+    """A run folder stands for its newest complete checkpoint's policy; a checkpoint folder
+    (checkpoints/step-NNNNNN) for its policy."""
+    if (path / "policy" / "config.json").is_file():
+        return path / "policy"
+    done = sorted(p for p in (path / "checkpoints").glob("step-*") if (p / "trainer.pt").is_file())
+    if done and (done[-1] / "policy" / "config.json").is_file():
+        return done[-1] / "policy"
+    raise PolicyError(
+        f"run folder {path} has no complete checkpoint yet",
+        "let `rlvr train` reach its first save (save_every, or the last step), or point "
+        "--model at a model folder",
+    )
 
 
 TINY_SPECS = ("tiny", "tiny-sft")
