@@ -3,14 +3,16 @@
 First each bundled environment's grader sees every task's own reference (which must pass) and
 its neighbour's reference (which should fail), so one run shows that the graders accept what is
 right, reject what is wrong, and how fast they do it. Then the whole loop runs on the tiny
-model: frontier filter, GRPO, report, hack audit. Nothing here needs a GPU, a hub or an API key.
+model: frontier filter, GRPO, report, hack audit, and a held-out evaluation of the model before
+and after training with intervals and a paired test. Nothing here needs a GPU, a hub or an API
+key.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +82,23 @@ def run_demo(
     return results
 
 
+DEMO_TRAIN: dict[str, Any] = {
+    # bench/learn_curve.py's recipe: moves tiny-sft on math's easy tasks within CPU minutes
+    "lr": 1e-4,
+    "group_size": 8,
+    "prompts_per_step": 16,
+    "max_new_tokens": 64,
+    "micro_batch_size": 32,
+    "loss_agg": "token_mean",
+    "clip_high": 0.28,
+    "threads": 1,
+    "save_every": 10,
+    "task_filter": {"difficulty": "easy"},
+    "eval_tasks": None,  # every held-out easy task
+}
+EVAL_SAMPLES = 16
+
+
 @dataclass(frozen=True)
 class PipelineResult:
     """What the end-to-end demo produced, with the pages to open."""
@@ -90,6 +109,10 @@ class PipelineResult:
     reward_last: float | None
     flag_counts: dict[str, int]
     index: Path
+    before: Any = None  # rlvr.evaluation.run.EvalSummary of the starting model
+    after: Any = None  # ... of the trained model
+    paired: Any = None  # rlvr.evaluation.passk.Paired: after - before, per held-out task
+    curve: list[dict[str, Any]] = field(default_factory=list)  # eval rows of the run
 
 
 def _mean_reward(rows: list[dict[str, Any]], first: bool, window: int = 3) -> float | None:
@@ -100,6 +123,30 @@ def _mean_reward(rows: list[dict[str, Any]], first: bool, window: int = 3) -> fl
     return sum(part) / len(part)
 
 
+def held_out(
+    env: Environment,
+    model: str,
+    out: Path,
+    samples: int = EVAL_SAMPLES,
+    on_progress: Callable[[Any], None] | None = None,
+) -> Any:
+    """`rlvr eval` of `model` on the easy held-out tasks (resumable, like the command)."""
+    from rlvr.evaluation.run import EvalConfig, run_eval
+    from rlvr.policies import default_threads, make_policy, resolve_model
+
+    config = EvalConfig(
+        env=env.name,
+        model=model,
+        model_path=resolve_model(model),
+        split="test",
+        difficulty="easy",
+        n=samples,
+        k=[1, samples],
+    )
+    policy = make_policy(model, threads=default_threads(model) or 1)
+    return run_eval(env, policy, config, out, progress=on_progress)
+
+
 def run_pipeline(
     out: str | Path,
     steps: int = 8,
@@ -107,12 +154,18 @@ def run_pipeline(
     model: str = "tiny-sft",
     on_progress: Callable[[Any], None] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_eval: Callable[[dict[str, Any]], None] | None = None,
+    eval_samples: int = EVAL_SAMPLES,
 ) -> PipelineResult:
-    """Frontier filter -> GRPO -> report -> hack audit on `math`'s easy tasks, offline on CPU.
+    """Frontier filter -> GRPO (held-out pass@1 along the way) -> held-out evaluation before
+    and after -> report -> hack audit, on `math`'s easy tasks, offline on CPU.
 
-    Re-running with the same `out` resumes: stored groups and checkpoints are reused.
+    Training sees only the train split; every pass@1 is measured on the held-out easy tasks.
+    Re-running with the same `out` resumes: stored groups, checkpoints and evaluations are
+    reused. `on_progress` gets rollout progress of the frontier and of both evaluations.
     """
     from rlvr.audit.recheck import flag_counts, read_answers, recheck
+    from rlvr.evaluation.compare import compare_evals
     from rlvr.frontier_report import run_frontier, summary_line
     from rlvr.learners.config import load_config
     from rlvr.learners.run import train
@@ -122,15 +175,20 @@ def run_pipeline(
 
     out = Path(out)
     env = load_env("math")
-    tasks = select_tasks(env, n_tasks, "easy", None)
+    tasks = select_tasks(env, n_tasks, "easy", None, split="train")
     policy = make_policy(model, threads=default_threads(model))
     report, paths = run_frontier(
         env, policy, tasks, RolloutConfig(g=8), out / "frontier.jsonl", progress=on_progress
     )
-    overrides = {"env": "math", "model": model, "algo": "grpo", "steps": steps}
+    overrides = {"env": "math", "model": model, "algo": "grpo", "steps": steps, **DEMO_TRAIN}
+    overrides["eval_every"] = max(1, steps // 4)
+    overrides["eval_samples"] = max(1, eval_samples // 2)
     config = load_config(None, {**overrides, "tasks": str(paths["tasks"])})
-    run_dir = train(config, out / "grpo", env=env, on_row=on_row)
+    run_dir = train(config, out / "grpo", env=env, on_row=on_row, on_eval=on_eval)
     page = write_report(run_dir)
+    before = held_out(env, model, out / "eval-before", eval_samples, on_progress)
+    after = held_out(env, str(run_dir), out / "eval-after", eval_samples, on_progress)
+    paired, _ = compare_evals(out / "eval-before", out / "eval-after")
     rows = recheck(env, read_answers(run_dir / "groups.jsonl"), False, 2)
     totals: dict[str, int] = {}
     for counts in flag_counts(rows).values():
@@ -144,31 +202,12 @@ def run_pipeline(
         reward_last=_mean_reward(metrics, first=False),
         flag_counts=totals,
         index=out / "index.html",
+        before=before,
+        after=after,
+        paired=paired,
+        curve=[r for r in metrics if "eval/pass@1" in r],
     )
-    _write_index(result, paths["html"], page)
+    from rlvr.demo_page import write_index
+
+    write_index(result, paths["html"], paths["histogram"], page)
     return result
-
-
-def _write_index(result: PipelineResult, frontier_page: Path, run_page: Path) -> None:
-    """One page linking the frontier report and the training report."""
-    base = result.index.parent.resolve()
-    f = result.frontier
-    flags = ", ".join(f"{k}: {v}" for k, v in sorted(result.flag_counts.items())) or "none"
-    result.index.write_text(
-        "<!doctype html><meta charset='utf-8'><title>rlvr demo</title>"
-        "<style>body{font-family:sans-serif;max-width:50em;margin:2em auto}</style>"
-        "<h1>rlvr demo: math (easy) with the tiny model</h1>"
-        f"<h2>Frontier</h2><p>{f['tasks']} tasks sampled {f['k']} times: "
-        f"{f['always_pass']} always pass, {f['always_fail']} always fail, {f['kept']} kept "
-        f"({f['saved_fraction']:.0%} of sampling saved). "
-        f"<a href='{frontier_page.resolve().relative_to(base)}'>frontier report</a></p>"
-        f"<h2>GRPO</h2><p>reward mean {_fmt(result.reward_first)} over the first steps, "
-        f"{_fmt(result.reward_last)} over the last. "
-        f"<a href='{run_page.resolve().relative_to(base)}'>training report</a></p>"
-        f"<h2>Hack audit of the training answers</h2><p>{flags}</p>",
-        encoding="utf-8",
-    )
-
-
-def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{x:.3f}"

@@ -42,7 +42,11 @@ class SFTConfig(BaseModel):
     )
     weight_decay: float = Field(default=0.0, ge=0)
     grad_clip: float = Field(default=1.0, gt=0, description="Gradient norm clip.")
-    max_length: int = Field(default=512, ge=8, description="Prompt + completion token cap.")
+    max_length: int | None = Field(
+        default=None,
+        ge=8,
+        description="Prompt + completion token cap (None: the model's max_position_embeddings).",
+    )
     seed: int = Field(default=0, description="Seeds batch order (and dropout, if any).")
 
 
@@ -57,9 +61,25 @@ class SFTResult(BaseModel):
     seconds: float
 
 
+def reference_answer(env: Environment, task: Task) -> str:
+    """The task's reference written as an answer its grader reads: a code grader that takes
+    the last fenced block gets the reference in a fence of its language; others get it as is."""
+    grader = getattr(env.grader, "inner", env.grader)  # an AuditedGrader wraps the real one
+    options = getattr(grader, "options", None)
+    reference = task.reference or ""
+    if getattr(options, "extract", None) == "fenced" and getattr(options, "language", None):
+        return f"```{options.language[0]}\n{reference.rstrip()}\n```"
+    return reference
+
+
+def reference_examples(pairs: Sequence[tuple[Environment, Task]]) -> list[tuple[Prompt, str]]:
+    """(chat messages, answer) for (env, task) pairs from one or several environments."""
+    return [(env.messages(t), reference_answer(env, t)) for env, t in pairs if t.reference]
+
+
 def examples_from_tasks(env: Environment, tasks: Sequence[Task]) -> list[tuple[Prompt, str]]:
-    """(chat messages, reference) for every task that has a reference answer."""
-    pairs = [(env.messages(t), t.reference) for t in tasks if t.reference]
+    """(chat messages, reference answer) for every task that has a reference."""
+    pairs = reference_examples([(env, t) for t in tasks])
     if not pairs:
         raise RlvrError(
             f"sft: none of the {len(tasks)} selected tasks of environment {env.name!r} has a "
@@ -118,7 +138,8 @@ def train_sft(
     on_step: Callable[[int, float], None] | None = None,
 ) -> SFTResult:
     """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve."""
-    encoded = [encode_example(tokenizer, p, c, config.max_length) for p, c in examples]
+    limit = config.max_length or getattr(model.config, "max_position_embeddings", None) or 2048
+    encoded = [encode_example(tokenizer, p, c, limit) for p, c in examples]
     device = model.device
     gen = torch.Generator().manual_seed(config.seed)
     torch.manual_seed(config.seed)
@@ -175,18 +196,36 @@ def run_sft(
     """Load `model` (a policy spec: tiny, a folder, a hub name), fine-tune on the environment's
     references and save the checkpoint (model, tokenizer, sft.json) to `out`. `threads` caps
     CPU threads (default: one for the tiny models, see `rlvr.policies.default_threads`)."""
-    from rlvr.policies import default_threads, resolve_model
+    from rlvr.policies import default_threads
+
+    examples = examples_from_tasks(env, tasks if tasks is not None else env.tasks())
+    threads = threads or default_threads(model)
+    return run_sft_examples(model, examples, config, out, env.name, threads, on_step, device)
+
+
+def run_sft_examples(
+    model: str,
+    examples: Sequence[tuple[Prompt, str]],
+    config: SFTConfig,
+    out: str | Path,
+    label: str,
+    threads: int | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    device: str | None = "cpu",
+) -> SFTResult:
+    """Fine-tune the model a spec names on (prompt, completion) pairs and save it to `out`
+    (model, tokenizer, sft.json naming `label` as the data)."""
+    from rlvr.policies import resolve_model
     from rlvr.policies.hf import load_pretrained, torch_threads
 
     lm, tokenizer = load_pretrained(resolve_model(model), device=device)
-    examples = examples_from_tasks(env, tasks if tasks is not None else env.tasks())
-    with torch_threads(threads or default_threads(model)):
+    with torch_threads(threads):
         result = train_sft(lm, tokenizer, examples, config, on_step=on_step)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     lm.save_pretrained(out)
     tokenizer.save_pretrained(out)
-    record = {"env": env.name, "base": model, "config": config.model_dump(), **result.model_dump()}
+    record = {"env": label, "base": model, "config": config.model_dump(), **result.model_dump()}
     (out / "sft.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return result
 

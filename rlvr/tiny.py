@@ -2,9 +2,9 @@
 
 Everything is constructed locally from a config (no download): a character-level tokenizer over
 printable ASCII built with `tokenizers`, and a randomly initialised `LlamaForCausalLM` seeded
-for determinism. `tiny-sft` is the same model warm-started on the math environment's reference
-answers by a fixed, seeded recipe, so that sampled at temperature 1 it passes some but not all
-of the easy tasks: the frontier where group-relative RL has signal.
+for determinism. `tiny-sft` is the same model warm-started on the math environment's
+train-split reference answers by a fixed, seeded recipe, so that sampled at temperature 1 it
+passes some but not all of the easy tasks: the frontier where group-relative RL has signal.
 
 The one decision a reader would question: a Llama-style config rather than Qwen2. A folder whose
 `config.json` says `qwen2` makes transformers' Auto loaders swap in Qwen2's tokenizer class,
@@ -25,7 +25,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -169,16 +169,20 @@ def sft_recipe() -> dict[str, Any]:
     return {"steps": 300, "batch_size": 32, "lr": 3e-3, "warmup_steps": 30, "seed": 0}
 
 
-def tiny_sft_dir(cache_dir: str | Path | None = None) -> Path:
-    """The folder of `tiny-sft`: tiny warm-started on the math env's easy reference answers.
+def tiny_sft_dir(
+    cache_dir: str | Path | None = None, on_step: Callable[[int, float], None] | None = None
+) -> Path:
+    """The folder of `tiny-sft`: tiny warm-started on the math env's easy reference answers
+    of the train split (the held-out easy tasks stay unseen, so `rlvr eval` measures them).
 
     Built once (about a minute or two on two CPU cores) and cached under a key that covers the
     model, the recipe and the task file, so changing any of them builds a fresh copy.
+    `on_step(step, loss)` follows the warm start when it has to be built.
     """
     from rlvr.registry import load_env
 
     env = load_env(SFT_ENV)
-    tasks = [t for t in env.tasks() if t.meta.get("difficulty") == SFT_DIFFICULTY]
+    tasks = [t for t in env.tasks_in("train") if t.meta.get("difficulty") == SFT_DIFFICULTY]
     task_key = _digest([[t.id, t.prompt, t.reference] for t in tasks])
     recipe = {**sft_recipe(), "threads": SFT_THREADS}
     key = _digest({"base": tiny_dir(cache_dir).name, "recipe": recipe, "tasks": task_key})
@@ -189,6 +193,6 @@ def tiny_sft_dir(cache_dir: str | Path | None = None) -> Path:
 
         base = str(tiny_dir(cache_dir))
         config = SFTConfig(**sft_recipe())
-        run_sft(env, base, config, into, tasks, device="cpu", threads=SFT_THREADS)
+        run_sft(env, base, config, into, tasks, "cpu", on_step, threads=SFT_THREADS)
 
     return _publish(build, target)

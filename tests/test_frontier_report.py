@@ -85,7 +85,7 @@ def test_written_files(store, tmp_path) -> None:
 
 def test_cli_frontier_then_rollout_on_the_kept_tasks(tmp_path) -> None:
     env = rlvr.load_env("math")
-    tasks = select_tasks(env, n_tasks=4)
+    tasks = select_tasks(env, n_tasks=4, split="train")  # the commands' default split
     right = {t.id: f"The answer is $\\boxed{{{t.gold}}}$." for t in tasks}
     plan = {tasks[0].id: 4, tasks[1].id: 0, tasks[2].id: 2, tasks[3].id: 1}  # passes of 4
     answers = tmp_path / "answers.jsonl"

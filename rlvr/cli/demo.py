@@ -68,53 +68,94 @@ def _grader_table(results: list[Any]) -> None:
     Console().print(table)
 
 
+def _warm_start() -> None:
+    """Build (or find) tiny-sft with a progress bar over its SFT steps."""
+    from rlvr.tiny import sft_recipe, tiny_sft_dir
+
+    columns = (TextColumn("SFT warm start (tiny-sft, once)"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TextColumn("{task.fields[loss]}"), console=stderr) as bar:
+        task = bar.add_task("sft", total=sft_recipe()["steps"], loss="")
+
+        def on_step(step: int, loss: float) -> None:
+            bar.update(task, completed=step + 1, loss=f"loss {loss:.3f}")
+
+        tiny_sft_dir(on_step=on_step)
+        bar.update(task, completed=sft_recipe()["steps"], loss="ready")
+
+
 def _loop(out: Path, steps: int, json_out: bool) -> None:
     from transformers.utils import logging as hf_logging
 
     from rlvr.cli.rollout import rollout_bar
+    from rlvr.cli.train import _print_eval
     from rlvr.demo import run_pipeline
 
     hf_logging.disable_progress_bar()
-    stderr.print("building or loading tiny-sft (first run: a few CPU minutes)", highlight=False)
+    _warm_start()
     with Progress(
         TextColumn("GRPO step"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[r]}"),
-        console=stderr, transient=True,
+        console=stderr,
     ) as bar:  # fmt: skip
         step_bar = bar.add_task("grpo", total=steps, r="")
 
         def on_row(row: dict[str, Any]) -> None:
-            bar.update(step_bar, completed=row["step"], r=f"reward {row['reward_mean']:.3f}")
+            bar.update(step_bar, completed=row["step"], r=f"reward {_fmt(row['reward_mean'])}")
 
-        with rollout_bar("frontier") as update:
-            result = run_pipeline(out, steps, on_progress=update, on_row=on_row)
-    summary = {
+        with rollout_bar("frontier / held-out eval") as update:
+            result = run_pipeline(
+                out, steps, on_progress=update, on_row=on_row, on_eval=_print_eval
+            )
+    summary = _summary(result)
+    if json_out:
+        emit(summary)
+        return
+    _print_summary(result)
+
+
+def _summary(result: Any) -> dict[str, Any]:
+    paired = result.paired
+    return {
         "frontier": {
             k: result.frontier[k] for k in ("tasks", "always_pass", "always_fail", "kept")
         },
         "reward_first": result.reward_first,
         "reward_last": result.reward_last,
+        "held_out_before": result.before.pass_at["pass@1"].model_dump(),
+        "held_out_after": result.after.pass_at["pass@1"].model_dump(),
+        "held_out_diff": {"mean": paired.diff, "ci95": paired.ci95, "p_value": paired.p_value},
         "hack_flags": result.flag_counts,
         "run_dir": str(result.run_dir),
         "report": str(result.index),
     }
-    if json_out:
-        emit(summary)
-        return
+
+
+def _print_summary(result: Any) -> None:
     console = Console()
-    f = summary["frontier"]
+    f = result.frontier
     console.print(
-        f"frontier: {f['kept']} of {f['tasks']} easy math tasks kept "
+        f"frontier: {f['kept']} of {f['tasks']} easy math train tasks kept "
         f"({f['always_pass']} always pass, {f['always_fail']} always fail)",
         highlight=False,
     )
     console.print(
-        f"GRPO: reward {_fmt(result.reward_first)} (first steps) -> "
-        f"{_fmt(result.reward_last)} "
-        f"(last steps) in {result.run_dir}",
+        f"GRPO: training reward {_fmt(result.reward_first)} (first steps) -> "
+        f"{_fmt(result.reward_last)} (last steps) in {result.run_dir}",
+        highlight=False,
+    )
+    b, a, p = result.before.pass_at["pass@1"], result.after.pass_at["pass@1"], result.paired
+    console.print(
+        f"held-out pass@1 ({result.before.n_tasks} easy test tasks x "
+        f"{result.before.n_samples} samples): before {_ci(b)} -> after {_ci(a)}; "
+        f"paired difference {p.diff:+.3f} [{p.ci95[0]:+.3f}, {p.ci95[1]:+.3f}], "
+        f"p = {p.p_value:.3g}",
         highlight=False,
     )
     console.print(f"hack flags on training answers: {result.flag_counts or 'none'}")
     console.print(f"open {result.index}", highlight=False)
+
+
+def _ci(est: Any) -> str:
+    return f"{_fmt(est.mean)} [{_fmt(est.ci95[0])}, {_fmt(est.ci95[1])}]"
 
 
 def _fmt(x: float | None) -> str:

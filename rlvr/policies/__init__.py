@@ -5,7 +5,9 @@
 | spec | policy |
 | --- | --- |
 | `tiny` | the embedded untrained tiny model (built locally, cached) |
-| `tiny-sft` | tiny warm-started on the math env's easy tasks (built on first use, cached) |
+| `tiny-sft` | tiny warm-started on the math env's easy train-split tasks (built, cached) |
+| `tiny-code` | tiny with a byte-level BPE tokenizer and 2,048 positions, for code (cached) |
+| `tiny-code-sft` | tiny-code warm-started on the code stacks' train-split references |
 | a folder | a transformers checkpoint saved with `save_pretrained` |
 | a run folder | the policy of its newest checkpoint (`rlvr train --out RUN`) |
 | `http(s)://host:port/v1` | an OpenAI-compatible server (vLLM, SGLang, llama.cpp) |
@@ -40,6 +42,11 @@ def resolve_model(spec: str) -> str:
         return str(tiny.tiny_dir())
     if spec == "tiny-sft":
         return str(tiny.tiny_sft_dir())
+    if spec in ("tiny-code", "tiny-code-sft"):
+        from rlvr import tiny_code
+
+        build = tiny_code.tiny_code_dir if spec == "tiny-code" else tiny_code.tiny_code_sft_dir
+        return str(build())
     path = Path(spec).expanduser()
     if path.is_dir() and ((path / "checkpoints").is_dir() or (path / "policy").is_dir()):
         path = _checkpoint_policy(path)  # a run folder (its config.json is the run's settings)
@@ -74,7 +81,7 @@ def _checkpoint_policy(path: Path) -> Path:
     )
 
 
-TINY_SPECS = ("tiny", "tiny-sft")
+TINY_SPECS = ("tiny", "tiny-sft", "tiny-code", "tiny-code-sft")
 
 
 def default_threads(spec: str) -> int | None:
