@@ -203,7 +203,13 @@ def train(
             if json_out:
                 emit(row)
 
-        run_dir = run_train(cfg, out, env=session.env, on_row=on_row, on_eval=_print_eval)
+        def on_eval(row: dict[str, Any]) -> None:
+            _print_eval(row)
+            track(row)
+            if json_out:
+                emit(row)
+
+        run_dir = run_train(cfg, out, env=session.env, on_row=on_row, on_eval=on_eval)
     stderr.print(f"run folder: {run_dir}  (metrics.jsonl, groups.jsonl, checkpoints/)")
     if last:
         stderr.print(f"step {last['step']}: {_status(last)}", highlight=False)

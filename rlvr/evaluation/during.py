@@ -1,8 +1,9 @@
 """Evaluation during training: held-out pass@1 at step 0, every `eval_every` steps, and at
 the end, as rows of the run's metrics.jsonl.
 
-An evaluation row is `{"step", "eval/pass@1", "eval/pass@1_ci95": [lo, hi], "eval/n_tasks",
-"eval/samples", "eval/masked", "eval/time"}`; training rows are untouched. The evaluated tasks
+An evaluation row is `{"step", "eval/pass@1", "eval/pass@1_ci95": [lo, hi], "eval/pass@1_lo",
+"eval/pass@1_hi", "eval/n_tasks", "eval/samples", "eval/masked", "eval/time"}`; training rows
+are untouched. The evaluated tasks
 are a fixed, hash-chosen subset of the test split after the run's `task_filter` (not its
 `tasks` file, which selects training tasks), sampled with the same seed every time so that two
 evaluations of one run differ by the weights, not by the dice. Sampling runs inside a forked
@@ -128,6 +129,8 @@ class TrainingEval:
             "step": step,
             "eval/pass@1": est.mean,
             "eval/pass@1_ci95": est.ci95,
+            "eval/pass@1_lo": est.ci95[0] if est.ci95 else None,  # scalars for trackers
+            "eval/pass@1_hi": est.ci95[1] if est.ci95 else None,
             "eval/n_tasks": est.n_tasks,
             "eval/samples": cfg.eval_samples,
             "eval/masked": masked,
