@@ -68,30 +68,15 @@ def _grader_table(results: list[Any]) -> None:
     Console().print(table)
 
 
-def _warm_start() -> None:
-    """Build (or find) tiny-sft with a progress bar over its SFT steps."""
-    from rlvr.tiny import sft_recipe, tiny_sft_dir
-
-    columns = (TextColumn("SFT warm start (tiny-sft, once)"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TextColumn("{task.fields[loss]}"), console=stderr) as bar:
-        task = bar.add_task("sft", total=sft_recipe()["steps"], loss="")
-
-        def on_step(step: int, loss: float) -> None:
-            bar.update(task, completed=step + 1, loss=f"loss {loss:.3f}")
-
-        tiny_sft_dir(on_step=on_step)
-        bar.update(task, completed=sft_recipe()["steps"], loss="ready")
-
-
 def _loop(out: Path, steps: int, json_out: bool) -> None:
     from transformers.utils import logging as hf_logging
 
-    from rlvr.cli.rollout import rollout_bar
+    from rlvr.cli.rollout import rollout_bar, warm_start
     from rlvr.cli.train import _print_eval
     from rlvr.demo import run_pipeline
 
     hf_logging.disable_progress_bar()
-    _warm_start()
+    warm_start("tiny-sft")
     with Progress(
         TextColumn("GRPO step"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[r]}"),
         console=stderr,

@@ -24,6 +24,7 @@ from rlvr.cli.rollout import (
     WorkersOpt,
     open_policy,
     rollout_bar,
+    warm_start,
 )
 from rlvr.errors import RlvrError
 
@@ -129,6 +130,7 @@ def evaluate(
 
     use_env_paths(env_path)
     environment = load_env(env)
+    warm_start(model)
     try:
         config = EvalConfig(
             env=env, model=model, model_path=_model_path(model), split=split, n=n, k=_ks(k),

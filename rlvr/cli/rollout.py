@@ -69,11 +69,36 @@ BatchOpt = Annotated[int, typer.Option("--batch-tasks", min=1, help="Tasks per p
 WorkersOpt = Annotated[int, typer.Option("--grade-workers", min=1, help="Groups graded at once.")]
 
 
+def warm_start(model: str) -> None:
+    """Build tiny-sft / tiny-code-sft (minutes, once) with a progress bar over its SFT steps;
+    any other spec needs no building."""
+    from rlvr import tiny, tiny_code
+
+    builders = {
+        "tiny-sft": (tiny.tiny_sft_dir, tiny.sft_recipe),
+        "tiny-code-sft": (tiny_code.tiny_code_sft_dir, tiny_code.code_sft_recipe),
+    }
+    if model not in builders:
+        return
+    build, recipe = builders[model]
+    columns = (TextColumn(f"SFT warm start ({model}, once)"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TextColumn("{task.fields[loss]}"), console=stderr) as bar:
+        task = bar.add_task("sft", total=recipe()["steps"], loss="")
+
+        def on_step(step: int, loss: float) -> None:
+            bar.update(task, completed=step + 1, loss=f"loss {loss:.3f}")
+
+        build(on_step=on_step)
+        bar.update(task, completed=recipe()["steps"], loss="ready")
+
+
 def open_policy(
     model: str, device: str | None, served_model: str | None, threads: int | None
 ) -> Policy:
     """A policy from a --model spec, passing each backend only the options it takes."""
     from rlvr.policies import default_threads, make_policy
+
+    warm_start(model)
 
     if model.startswith(("http://", "https://")):
         return make_policy(model, model=served_model)
@@ -277,6 +302,7 @@ def sft(
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed)
+    warm_start(model)
     columns = (
         TextColumn("sft"),
         BarColumn(),

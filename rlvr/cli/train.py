@@ -188,6 +188,9 @@ def train(
     }
     cfg = load_config(config, flags, saved=_saved(out, algo))
     _print_config(cfg)
+    from rlvr.cli.rollout import warm_start
+
+    warm_start(cfg.model)
     hf_logging.disable_progress_bar()
     last: dict[str, Any] = {}
     with (
