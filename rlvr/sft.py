@@ -61,15 +61,24 @@ class SFTResult(BaseModel):
     seconds: float
 
 
-def reference_answer(env: Environment, task: Task) -> str:
-    """The task's reference written as an answer its grader reads: a code grader that takes
-    the last fenced block gets the reference in a fence of its language; others get it as is."""
+def answer_fence(env: Environment) -> str | None:
+    """The fence tag an environment's answers are written in, when its grader reads one: a
+    code grader in "fenced" mode (its first language), or a function-task grader (its stack
+    translator's first language, as the prompts ask)."""
     grader = getattr(env.grader, "inner", env.grader)  # an AuditedGrader wraps the real one
     options = getattr(grader, "options", None)
-    reference = task.reference or ""
     if getattr(options, "extract", None) == "fenced" and getattr(options, "language", None):
-        return f"```{options.language[0]}\n{reference.rstrip()}\n```"
-    return reference
+        return str(options.language[0])
+    languages = getattr(getattr(grader, "translator", None), "LANGUAGES", None)
+    return str(languages[0]) if languages else None
+
+
+def reference_answer(env: Environment, task: Task) -> str:
+    """The task's reference written as an answer, fenced where the environment's answers are
+    (see `answer_fence`), so that SFT teaches the form the grader and the prompt expect."""
+    reference = task.reference or ""
+    fence = answer_fence(env)
+    return f"```{fence}\n{reference.rstrip()}\n```" if fence else reference
 
 
 def reference_examples(pairs: Sequence[tuple[Environment, Task]]) -> list[tuple[Prompt, str]]:
