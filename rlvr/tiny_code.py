@@ -136,7 +136,12 @@ def build_tiny_code(tokenizer: PreTrainedTokenizerFast, seed: int = 0) -> LlamaF
 
 
 def _task_digest(examples: list[tuple[Environment, Task]]) -> str:
-    return _digest([[env.name, t.id, env.format_prompt(t), t.reference] for env, t in examples])
+    """Digest of the training text exactly as the tokenizer and the warm start see it."""
+    from rlvr.sft import reference_answer
+
+    return _digest(
+        [[env.name, t.id, env.format_prompt(t), reference_answer(env, t)] for env, t in examples]
+    )
 
 
 def tiny_code_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
