@@ -158,7 +158,7 @@ def test_rollout_cli_on_ray_writes_each_group_once_and_resumes(tmp_path: Path) -
 
 def check_rollout_cli(a: LoopServer, b: LoopServer, tmp_path: Path) -> None:
     env = load_env("math")
-    tasks = env.tasks()[:12]
+    tasks = env.tasks_in("train")[:12]  # rollout's default split
     out = tmp_path / "groups.jsonl"
     args = ["rollout", "--env", "math", "--model", f"{a.url},{b.url}", "--ray", "--out", str(out),
             "-G", "2", "--n-tasks", "12", "--batch-tasks", "4", "--seed", "5"]  # fmt: skip
