@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
-from rlvr.graders.bounded import JobResult, PoolError, shared_pool
+from rlvr.graders.bounded import PoolError, shared_pool
 from rlvr.graders.math_choice import choice_letter, grade_choice
 from rlvr.graders.math_exact import compare_rationals, plain_number
 from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
@@ -41,10 +41,12 @@ from rlvr.graders.math_fast import Plain, compare_plain, read_plain
 from rlvr.graders.math_guard import Limits
 from rlvr.graders.math_normalize import has_percent, normalize
 from rlvr.graders.math_rules import Rules
-from rlvr.types import Flag, Task, Verdict
+from rlvr.graders.math_verdicts import clip as _clip
+from rlvr.graders.math_verdicts import gold_problem as _gold_problem
+from rlvr.graders.math_verdicts import worker_verdict
+from rlvr.types import Task, Verdict
 
 MAX_CANDIDATES = 8
-_DETAIL_CHARS = 300
 _WORKER_MODULES = ("rlvr.graders.math_worker",)
 _IDENTICAL = "identical to the gold"
 _SHORT_CHARS = 40
@@ -132,10 +134,6 @@ def _remote(common: tuple[str, Limits, Rules], item: Any) -> dict[str, Any]:
     from rlvr.graders.math_worker import check_candidates
 
     return check_candidates(common, item)
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _DETAIL_CHARS else text[: _DETAIL_CHARS - 3] + "..."
 
 
 @register_grader("math")
@@ -318,7 +316,8 @@ class MathGrader:
             results = results[1:]
         by_key = dict(zip(keys, results, strict=True))
         for i in remote:
-            verdicts[i] = _verdict(by_key[prepared[i].key], prepared[i], opts.timeout_s)
+            p = prepared[i]
+            verdicts[i] = worker_verdict(by_key[p.key], p.details, opts.timeout_s)
 
 
 def _is_bare(text: str, limit: int) -> bool:
@@ -349,41 +348,6 @@ def _several(p: _Prepared, results: list[tuple[bool, str]], passed: bool) -> str
     return (
         f"several different final answers ({len(results)}: {shown}); give exactly one. "
         f"First mismatch: {wrong}"
-    )
-
-
-def _gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
-    if result.status == "timeout":
-        return Verdict.error("timeout", f"reading the gold answer took longer than {timeout_s:g} s")
-    if result.status != "ok":
-        return Verdict.error("grader_error", f"reading the gold answer failed: {result.error}")
-    if result.value["status"] != "ok":
-        return Verdict.error("grader_error", result.value["reason"])
-    return None
-
-
-def _verdict(result: JobResult, p: _Prepared, timeout_s: float) -> Verdict:
-    details = {**p.details, "path": "worker"}
-    if result.status == "timeout":
-        reason = f"checking the answer took longer than {timeout_s:g} s; the worker was replaced"
-        return Verdict.error("timeout", reason, details=details, duration_s=result.duration_s)
-    if result.status != "ok":
-        reason = f"the math checker failed on this answer: {result.error}"
-        return Verdict.error("grader_error", reason, details=details, duration_s=result.duration_s)
-    value = result.value
-    if value["status"] != "scored":
-        return Verdict.error("grader_error", value["reason"], details=details)
-    details["gold_parsed"] = _clip(value["gold_parsed"])
-    details["answer_parsed"] = [_clip(a) for a in value["answer_parsed"]]
-    passed = bool(value["passed"])
-    flags = [Flag(kind="checker_exception", evidence=e) for e in value["checker_exceptions"]]
-    return Verdict.score(
-        1.0 if passed else 0.0,
-        value["reason"],
-        passed=passed,
-        details=details,
-        flags=flags,
-        duration_s=result.duration_s,
     )
 
 

@@ -1,0 +1,56 @@
+"""Worker results of the math grader, turned into verdicts.
+
+A timeout, a crashed worker or a gold that cannot be read is masked (`timeout` or
+`grader_error`, no reward); only a comparison the worker finished becomes a scored verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rlvr.graders.bounded import JobResult
+from rlvr.types import Flag, Verdict
+
+DETAIL_CHARS = 300
+
+
+def clip(text: str) -> str:
+    """Shorten a string for `details`."""
+    return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 3] + "..."
+
+
+def gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
+    """The masked verdict every answer of a group gets when its gold cannot be read."""
+    if result.status == "timeout":
+        return Verdict.error("timeout", f"reading the gold answer took longer than {timeout_s:g} s")
+    if result.status != "ok":
+        return Verdict.error("grader_error", f"reading the gold answer failed: {result.error}")
+    if result.value["status"] != "ok":
+        return Verdict.error("grader_error", result.value["reason"])
+    return None
+
+
+def worker_verdict(result: JobResult, details: dict[str, Any], timeout_s: float) -> Verdict:
+    """The verdict of one answer from its worker result (timeouts and crashes are masked)."""
+    details = {**details, "path": "worker"}
+    if result.status == "timeout":
+        reason = f"checking the answer took longer than {timeout_s:g} s; the worker was replaced"
+        return Verdict.error("timeout", reason, details=details, duration_s=result.duration_s)
+    if result.status != "ok":
+        reason = f"the math checker failed on this answer: {result.error}"
+        return Verdict.error("grader_error", reason, details=details, duration_s=result.duration_s)
+    value = result.value
+    if value["status"] != "scored":
+        return Verdict.error("grader_error", value["reason"], details=details)
+    details["gold_parsed"] = clip(value["gold_parsed"])
+    details["answer_parsed"] = [clip(a) for a in value["answer_parsed"]]
+    passed = bool(value["passed"])
+    flags = [Flag(kind="checker_exception", evidence=e) for e in value["checker_exceptions"]]
+    return Verdict.score(
+        1.0 if passed else 0.0,
+        value["reason"],
+        passed=passed,
+        details=details,
+        flags=flags,
+        duration_s=result.duration_s,
+    )
