@@ -149,7 +149,7 @@ def held_out(
 
 def run_pipeline(
     out: str | Path,
-    steps: int = 8,
+    steps: int = 40,
     n_tasks: int = 48,
     model: str = "tiny-sft",
     on_progress: Callable[[Any], None] | None = None,

@@ -24,7 +24,7 @@ def demo(
     out: Annotated[Path, typer.Option("--out", help="Folder for the loop's outputs.")] = Path(
         "runs/demo"
     ),
-    steps: Annotated[int, typer.Option(min=1, help="GRPO steps of the loop.")] = 8,
+    steps: Annotated[int, typer.Option(min=1, help="GRPO steps of the loop.")] = 40,
     train: Annotated[
         bool, typer.Option("--train/--graders-only", help="Run the training loop after the check.")
     ] = True,
