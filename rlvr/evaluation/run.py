@@ -151,8 +151,10 @@ def task_result(group: ScoredGroup, task: Task, ks: Sequence[int]) -> TaskResult
 
 
 def _labels(value: Any) -> list[str]:
-    if isinstance(value, str | int | bool):
-        return [str(value)]
+    """A meta value as breakdown labels: a string, or a list of strings (tags); counts and
+    other numbers are not categories."""
+    if isinstance(value, str):
+        return [value]
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
         return list(value)
     return []
