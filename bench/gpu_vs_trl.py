@@ -81,7 +81,11 @@ def peak_memory_gib(device: str) -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
 
 
-def run_rlvr(args: argparse.Namespace, folder: str, async_sampling: bool) -> list[dict[str, float]]:
+def run_rlvr(
+    args: argparse.Namespace, folder: str, async_sampling: bool, done: Any = None
+) -> list[dict[str, float]]:
+    """rlvr's GRPO steps; `done(steps)` is called at the last step, before the final
+    checkpoint (several GB of fp32 weights and optimiser state) is written."""
     from rlvr.learners.config import LearnerConfig
     from rlvr.learners.grpo import train
 
@@ -111,6 +115,8 @@ def run_rlvr(args: argparse.Namespace, folder: str, async_sampling: bool) -> lis
         now = time.perf_counter()
         tokens = row["completion_len_mean"] * row["groups_sampled"] * args.g
         steps.append({"s": now - stamp[0], "gen_s": row["time_generate"], "tokens": tokens})
+        if done is not None and row["step"] == args.steps:
+            done(steps)
         stamp[0] = now
         print(json.dumps({"side": "rlvr", "step": row["step"], **steps[-1]}), flush=True)
 
@@ -225,12 +231,15 @@ def child(args: argparse.Namespace) -> None:
         torch.set_num_threads(args.threads)
     else:
         torch.cuda.reset_peak_memory_stats()
+
+    def done(steps: list[dict[str, float]]) -> None:
+        result = summarise(args.side, steps, args.warmup, peak_memory_gib(args.device))
+        Path(args.result).write_text(json.dumps(result) + "\n", encoding="utf-8")
+
     if args.side == "trl":
-        steps = run_trl(args, args.model_dir)
+        done(run_trl(args, args.model_dir))
     else:
-        steps = run_rlvr(args, args.model_dir, async_sampling=args.side == "rlvr-async")
-    result = summarise(args.side, steps, args.warmup, peak_memory_gib(args.device))
-    Path(args.result).write_text(json.dumps(result) + "\n", encoding="utf-8")
+        run_rlvr(args, args.model_dir, args.side == "rlvr-async", done)
 
 
 def passthrough(args: argparse.Namespace) -> list[str]:
@@ -261,12 +270,13 @@ def run_side(
     cmd = [sys.executable, __file__, "--side", side, "--model-dir", folder, "--result", str(result)]
     print(f"== {side} {' '.join(extra)}", flush=True)
     try:
-        run = subprocess.run([*cmd, *passthrough(args), *extra], timeout=args.child_timeout)
+        code = subprocess.run([*cmd, *passthrough(args), *extra], timeout=args.child_timeout)
+        failed = f"failed with exit code {code.returncode}" if code.returncode else ""
     except subprocess.TimeoutExpired:
-        print(f"{side}: stopped after --child-timeout={args.child_timeout}s", flush=True)
-        return None
-    if run.returncode != 0 or not result.is_file():
-        print(f"{side}: failed with exit code {run.returncode}", flush=True)
+        failed = f"stopped after --child-timeout={args.child_timeout}s"
+    if failed:
+        print(f"{side}: {failed}", flush=True)
+    if not result.is_file():  # a run stopped while writing its checkpoint keeps its figures
         return None
     return json.loads(result.read_text(encoding="utf-8"))
 
