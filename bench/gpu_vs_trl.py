@@ -329,7 +329,15 @@ def report(results: dict[str, dict], args: argparse.Namespace) -> dict[str, floa
         ratios[f"{side}: rlvr memory / TRL"] = r["peak_gib"] / trl["peak_gib"]
     for name, value in ratios.items():
         print(f"{name}: {_fmt(value, '.2f')}x")
-    print(f"goal ({GOAL})")
+    ours = results.get("rlvr")
+    if ours is not None and trl is not None:
+        checks = {
+            ">= 12,000 generated tokens/s": (ours["gen_tokens_per_s"] or 0) >= 12_000,
+            "<= 1/3 of TRL's s/step": ours["s_per_step"] * 3 <= trl["s_per_step"],
+            "<= TRL's peak memory": ours["peak_gib"] <= trl["peak_gib"],
+        }
+        met = "; ".join(f"{k}: {'yes' if v else 'no'}" for k, v in checks.items())
+        print(f"goal ({GOAL}): {met}")
     return ratios
 
 
