@@ -5,6 +5,8 @@
 #   bash bench/gpu_vs_trl.sh fetch     # where pip reaches PyPI: wheels the GPU box lacks -> .whl/
 #   bash bench/gpu_vs_trl.sh [ARGS]    # on the GPU box, with .whl/ beside the tree: installs what
 #                                      # is missing from .whl/, runs bench/gpu_vs_trl.py ARGS
+#   bash bench/gpu_vs_trl.sh sampler [ARGS]   # the same set-up, then bench/sampler_vs_generate.py
+#                                      # (rlvr's sampler against plain generate; about 3 minutes)
 # Default ARGS: the 0.5B shape, rlvr, TRL and rlvr with async_sampling, 6 steps each (about 5
 # minutes on an H200, under 8 with the installs). rlvr runs from this tree (PYTHONPATH).
 # Results: $OUT/gpu_vs_trl.json and .log when $OUT is set, else runs/gpu_vs_trl/.
@@ -52,6 +54,12 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader ||
 
 dest="${OUT:-runs/gpu_vs_trl}"
 mkdir -p "$dest"
+if [ "${1:-}" = sampler ]; then
+  shift
+  set -o pipefail
+  timeout 460 "$PY" bench/sampler_vs_generate.py "$@" 2>&1 | tee "$dest/sampler_vs_generate.log"
+  exit
+fi
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=(--sides rlvr,trl,rlvr-async --child-timeout 200)
 set -o pipefail
