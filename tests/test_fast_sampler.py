@@ -141,3 +141,27 @@ def test_bf16_linear_copy_computes_what_the_fp32_model_computes_under_autocast(t
         copy.model.layers[0].mlp.up_proj.weight.float() - model.model.layers[0].mlp.up_proj.weight
     )
     assert diff.abs().max() < 1e-2
+
+
+def test_shadow_source_refreshes_the_sampling_copy_before_each_step() -> None:
+    from rlvr.learners.common import frozen_clone
+    from rlvr.learners.groups import ShadowSource, StepGroups
+
+    model, _ = build_tiny(seed=0)
+    copy = frozen_clone(model, bf16_linear=True)
+    seen: list[float] = []
+
+    class Live:  # records what the copy holds when sampling starts
+        def collect(self, step: int) -> StepGroups:
+            seen.append(float(copy.lm_head.weight.float().sum()))
+            return StepGroups([], [])
+
+        def state(self) -> dict[str, int]:
+            return {"pos": 3}
+
+    source = ShadowSource(Live(), model, copy)  # type: ignore[arg-type]
+    with torch.no_grad():
+        model.lm_head.weight.add_(0.5)
+    source.collect(1)
+    assert abs(seen[0] - float(model.lm_head.weight.sum())) < 1e-2 * model.lm_head.weight.numel()
+    assert source.state() == {"pos": 3}
