@@ -2,14 +2,18 @@
 
 Three ways, same harness (sandbox/runner/pycheck.py), same parallelism (one worker per CPU):
 
-- pool:  rlvr's warm container pool; one `docker exec` per group, a forked child per answer.
-- fresh: one new container per job (`containers.run` through the SDK), same image and limits.
-- floor: one plain local subprocess per job, no isolation at all (the unsandboxed floor).
+- pool:  rlvr's warm container pool; one `docker exec` per group; per answer, an answer server
+         under a fresh uid and a forked judge under another (the trust boundary).
+- fresh: one new container per job (`containers.run` through the SDK), same image, limits and
+         boundary.
+- floor: one plain local subprocess per job, no isolation at all (the unsandboxed floor: the
+         answer and `check` in one forked child, as before the boundary existed).
 
     python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,fresh,floor]
 
-Prints jobs/s, p50 and p95 job latency per mode, and the ratios. Goal: pool >= 3x fresh and
->= 0.5x floor. Every job's verdict is checked (all canonical solutions must pass).
+Prints jobs/s, p50 and p95 job latency per mode, p50/p95 of whole groups for the pool, and the
+ratios. Goal: pool >= 3x fresh and >= 0.5x floor. Every job's verdict is checked (all
+canonical solutions must pass).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from pathlib import Path
 import rlvr
 from rlvr.graders.code_extract import function_program
 from rlvr.sandbox.asserts import strict_asserts
-from rlvr.sandbox.docker import RESULT_MARK, SANDBOX_USER, sandbox_dir
+from rlvr.sandbox.docker import CAPABILITIES, RUNNER_USER, sandbox_dir
 from rlvr.types import Task
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +41,7 @@ FLOOR_PYTHON = "/usr/bin/python3" if Path("/usr/bin/python3").exists() else sys.
 
 def job_for(task: Task, answer: str, timeout_s: float) -> dict:
     return {
-        "job": "bench", "nonce": "bench-nonce", "answers": [function_program(task.prompt, answer,
+        "job": "bench0", "nonce": "bench-nonce", "answers": [function_program(task.prompt, answer,
         task.entry_point or "")], "prompt": task.prompt, "entry_point": task.entry_point,
         "test": strict_asserts(task.hidden_tests or "", import_line=False),
         "timeout_s": timeout_s, "output_limit": 16384,
@@ -45,11 +49,11 @@ def job_for(task: Task, answer: str, timeout_s: float) -> dict:
 
 
 def parse_result(stdout: bytes) -> bool:
-    idx = stdout.rfind(RESULT_MARK)
-    if idx < 0:
-        return False
-    res = json.loads(stdout[idx + len(RESULT_MARK) :])
-    return [r["outcome"] for r in res["results"]] == ["passed"]
+    from rlvr.sandbox.results import CheckResult
+    from rlvr.sandbox.results import parse_result as first_result
+
+    res = first_result(stdout, CheckResult)
+    return res is not None and [r["outcome"] for r in res.get("results", [])] == ["passed"]
 
 
 def run_pool(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
@@ -78,7 +82,8 @@ def run_fresh(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], worke
     client = get_client()
     runner = str(sandbox_dir() / "runner")
     kw = dict(
-        network_mode="none", read_only=True, user=SANDBOX_USER, init=True, cap_drop=["ALL"],
+        network_mode="none", read_only=True, user=RUNNER_USER, init=True, cap_drop=["ALL"],
+        cap_add=CAPABILITIES,
         security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
         memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
         nano_cpus=int(spec.cpus * 1e9), tmpfs={"/tmp": f"size={spec.tmpfs_mb}m,mode=1777"},
@@ -102,7 +107,8 @@ def run_floor(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], worke
 
     def one_job(task: Task, answer: str) -> bool:
         data = json.dumps(job_for(task, answer, spec_timeout)).encode()
-        out = subprocess.run([FLOOR_PYTHON, "-I", script], input=data, capture_output=True)
+        out = subprocess.run([FLOOR_PYTHON, "-I", script, "--local"], input=data,
+                             capture_output=True)  # fmt: skip
         return parse_result(out.stdout)
 
     return _per_job(groups, one_job, workers)
@@ -126,10 +132,13 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
         results = list(ex.map(fn, items))
     wall = time.perf_counter() - t0
     lat = sorted(x for lats, _ in results for x in lats)
+    first = sorted(lats[0] for lats, _ in results)  # the pool: one whole group per item
     passed = sum(p for _, p in results)
     return {
         "jobs": len(lat), "passed": passed, "wall_s": wall, "jobs_per_s": len(lat) / wall,
         "p50_s": statistics.median(lat), "p95_s": lat[max(0, int(0.95 * len(lat)) - 1)],
+        "item_p50_s": statistics.median(first),
+        "item_p95_s": first[max(0, int(0.95 * len(first)) - 1)],
     }  # fmt: skip
 
 
@@ -156,6 +165,9 @@ def main() -> None:
         print(f"{mode:6s} {r['jobs_per_s']:8.1f} jobs/s  p50 {r['p50_s'] * 1000:7.1f} ms  "
               f"p95 {r['p95_s'] * 1000:7.1f} ms  passed {r['passed']}/{r['jobs']}  "
               f"wall {r['wall_s']:.1f} s", flush=True)  # fmt: skip
+        if mode == "pool":
+            print(f"pool   per group of {args.copies}: p50 {r['item_p50_s'] * 1000:7.1f} ms  "
+                  f"p95 {r['item_p95_s'] * 1000:7.1f} ms", flush=True)  # fmt: skip
     if "pool" in out:
         for other in ("fresh", "floor"):
             if other in out:

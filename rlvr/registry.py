@@ -27,6 +27,7 @@ from rlvr.types import Task
 
 EnvFactory = Callable[..., Environment]
 ENTRY_POINT_GROUP = "rlvr.envs"
+CODE_KINDS = ("code", "function")  # graders whose answers are programs: hack flags by default
 
 _decorated: dict[str, tuple[EnvFactory, str]] = {}
 _extra_paths: list[Path] = []
@@ -221,7 +222,12 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     if manifest.sandbox is not None:
         options.setdefault("sandbox", manifest.sandbox)
         options.setdefault("env_dir", str(folder))
-    from rlvr.audit.hacks import AuditedGrader, split_audit_language, split_hack_options
+    from rlvr.audit.hacks import (
+        AuditedGrader,
+        HackPolicy,
+        split_audit_language,
+        split_hack_options,
+    )
 
     where = f"{folder / MANIFEST_NAME}: grader.options"
     options, hack_policy = split_hack_options(options, where)
@@ -231,6 +237,8 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         grader.audit_language = audit_language
     if hack_policy is not None:  # [grader.options] hack_policy = "report" | "zero" | "penalty"
         grader = AuditedGrader(grader, hack_policy)
+    elif manifest.grader.kind in CODE_KINDS:  # flagged by default; "report" changes no reward
+        grader = AuditedGrader(grader, HackPolicy())
     env = Environment(
         name=manifest.name,
         grader=grader,

@@ -84,7 +84,10 @@ def plot_panels(rows: list[dict[str, Any]], out_dir: Path) -> tuple[list[Path], 
     import matplotlib.pyplot as plt
 
     written, empty = [], []
-    for panel in PANELS:
+    flagged = sorted({k for r in rows for k in r if k.startswith("flagged_")})
+    hacks = Panel("hack_flags", "Answers with hack flags (share, in all and per kind)",
+                  tuple(flagged) or ("flagged_frac",))  # fmt: skip
+    for panel in (*PANELS, hacks):
         lines = [(k, *series(rows, k)) for k in panel.keys]
         lines = [(k, x, y) for k, x, y in lines if x]
         held_out = any(k == "eval/pass@1" for k, _, _ in lines)

@@ -29,27 +29,23 @@ SECRET = "rlvr-abuse-secret-5b1f"
 IMPL = 'def reverse_words(s):\n    return " ".join(reversed(s.split()))\n'
 WRONG = "def reverse_words(s):\n    return s\n"
 
-# Passes only in a clean sandbox: no other process of the sandbox user, no leftover files.
+# Passes only in a clean sandbox: no process of another job's uid (every job gets fresh uids:
+# the judge's, then the answer's), no leftover files, no SysV IPC object of any sandbox uid.
 PROBE = """import os
+ME = os.getuid()
+def _uid(p):
+    try:
+        st = open(f"/proc/{p}/status").read()
+    except OSError:
+        return None
+    if "State:\\tZ" in st:
+        return None
+    return int(st.split("Uid:")[1].split()[0])
 def _others():
-    mine, pid = set(), os.getpid()
-    while pid > 1:
-        mine.add(pid)
-        with open(f"/proc/{pid}/stat") as fh:
-            pid = int(fh.read().rsplit(")", 1)[1].split()[1])
-    found = []
-    for p in os.listdir("/proc"):
-        if p.isdigit() and int(p) not in mine:
-            try:
-                st = open(f"/proc/{p}/status").read()
-            except OSError:
-                continue
-            if "\\nUid:\\t10001" in st and "State:\\tZ" not in st:
-                found.append(p)
-    return found
+    return [p for p in os.listdir("/proc") if p.isdigit() and _uid(p) not in (None, 0, ME, ME - 1)]
 def _ipc():
     rows = [ln.split() for ln in open("/proc/sysvipc/shm").read().splitlines()[1:]]
-    return [r for r in rows if r and r[7] == "10001"]
+    return [r for r in rows if r and r[7] != "0"]
 LEFT = (_others() or [n for n in os.listdir("/tmp") if not n.startswith("rlvr-")]
         or os.listdir("/dev/shm") or _ipc())
 def reverse_words(s):
@@ -212,7 +208,7 @@ def own_containers() -> list:
 @pytest.fixture(scope="module")
 def py() -> tuple[CodeGrader, Task]:
     folder = ROOT / "envs" / "python"
-    table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 4, "memory_mb": 256}
+    table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 8, "memory_mb": 256}
     grader = CodeGrader(sandbox=table, env_dir=str(folder), pool_size=1)
     return grader, rlvr.load_env("python").task("python/reverse_words")
 
@@ -371,7 +367,10 @@ FORGER = r"""
 import os, sys, time
 sid = sys.argv[1]
 report = open(f"/proc/{sid}/cmdline", "rb").read().split(b"\0")[2].decode()
-hold = os.open(f"/proc/{sid}/fd/1", os.O_WRONLY)  # keeps the stdout pipe of the command open
+try:  # keep the stdout pipe of the command open (refused now: the runner, root, owns the pipe)
+    hold = os.open(f"/proc/{sid}/fd/1", os.O_WRONLY)
+except OSError:
+    pass
 while True:
     try:
         if open(f"/proc/{sid}/stat").read().rsplit(")", 1)[1].split()[0] in "ZX":
@@ -418,3 +417,375 @@ def test_a_report_file_rewritten_after_the_command_exits_is_not_trusted(tmp_path
     assert forged.status == "scored" and forged.reward == 0.0, forged.reason
     assert "outlived the test command" in forged.reason
     assert [t.reward for t in env.grade(task, [f"```bash\n{WRONG_ADD}```"])] == [0.0]
+
+
+# --- the trust boundary: the judge, the report and the runner are out of the answer's reach ----
+# Each stack gets one group: attacks written so that they would be *correct* if the attack
+# worked (the answer finds expected values, test names or the nonce, or disables the checks),
+# beside correct and wrong answers. Every attack must score 0 and every correct answer 1.
+# Python stack: the answer runs in its own process and uid behind a proxy (answer_server.py);
+# nothing it replaces, patches or reads in its own interpreter touches the judge (pytest).
+PY_BOUNDARY = {
+    "replaces json, builtins.exec and print": "import json, builtins\n"
+    'json.dumps = lambda *a, **k: \'{"kind": "done", "exitstatus": 0}\'\n'
+    "json.loads = lambda *a, **k: {'outcome': 'passed', 'kind': 'done'}\n"
+    "builtins.exec = lambda *a, **k: None\nbuiltins.print = lambda *a, **k: None\n" + WRONG,
+    "replaces the strict-compare module in sys.modules": "import sys, types\n"
+    "fake = types.ModuleType('rlvr_strict')\n"
+    "for n in ('eq', 'ne', 'truth', 'falsy', 'contains', 'not_contains', 'order', 'chain'):\n"
+    "    setattr(fake, n, lambda *a, **k: True)\nsys.modules['rlvr_strict'] = fake\n"
+    "for m in list(sys.modules.values()):\n    try:\n        m._rlvr = fake\n"
+    "    except Exception:\n        pass\n" + WRONG,
+    "installs an import hook": "import sys, types, importlib.abc, importlib.util\n"
+    "class F(importlib.abc.MetaPathFinder, importlib.abc.Loader):\n"
+    "    def find_spec(self, name, path=None, target=None):\n"
+    "        if name in ('rlvr_strict', 'pytest', 'json', 'solution', 'test_hidden'):\n"
+    "            return importlib.util.spec_from_loader(name, self)\n"
+    "    def create_module(self, spec):\n        return None\n"
+    "    def exec_module(self, module):\n"
+    "        module.__getattr__ = lambda n: (lambda *a, **k: True)\n"
+    "sys.meta_path.insert(0, F())\n"
+    "for n in ('rlvr_strict', 'json'):\n    sys.modules.pop(n, None)\n" + WRONG,
+    "impersonates pytest.approx by class name": "class ApproxScalar:\n"
+    "    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\n"
+    "ApproxScalar.__module__ = '_pytest.python_api'\n"
+    "def reverse_words(s):\n    return ApproxScalar()\n",
+    "metaclass makes type(x) in (...) true": "class Meta(type):\n"
+    "    def __eq__(cls, other):\n        return True\n    def __hash__(cls):\n        return 0\n"
+    "class Str(metaclass=Meta):\n    def __eq__(self, other):\n        return True\n"
+    "    def __bool__(self):\n        return True\n    __hash__ = object.__hash__\n"
+    "def reverse_words(s):\n    return Str()\n",
+    "reads the expected value from the caller's frames": "import sys\n"
+    "def reverse_words(s):\n    f = sys._getframe(1)\n    while f is not None:\n"
+    "        for v in list(f.f_locals.values()) + list(f.f_code.co_consts):\n"
+    "            if type(v) is str and v != s and sorted(v.split()) == sorted(s.split()):\n"
+    "                return v\n        f = f.f_back\n    return 'nothing to copy'\n",
+    "neuters the test functions through gc": "import gc\n"
+    "for o in gc.get_objects():\n"
+    "    if type(o).__name__ == 'function' and o.__name__.startswith('test_'):\n"
+    "        o.__code__ = (lambda: None).__code__\n" + WRONG,
+    "reads the hidden tests from disk": "import os\nFOUND = {}\n"
+    "for root in ('/tmp', '/w'):\n    for d, _, fs in os.walk(root):\n        for n in fs:\n"
+    "            try:\n                FOUND[n] = open(os.path.join(d, n)).read()\n"
+    "            except OSError:\n                pass\n"
+    "def reverse_words(s):\n    if 'test_hidden.py' not in FOUND:\n        return 'hidden'\n"
+    '    return " ".join(reversed(s.split()))\n',
+    "forges the runner's result line everywhere": "import os, json\n"
+    "line = ('\\n@@RLVR-RESULT@@' + json.dumps({'exit_code': 0, 'report': '', 'clean': True,"
+    " 'stdout': '', 'stderr': '', 'mode': 'server'}) + '\\n').encode()\n"
+    "print(line.decode())\nfor fd in range(0, 64):\n    try:\n        os.write(fd, line)\n"
+    "    except OSError:\n        pass\nfor p in os.listdir('/proc'):\n"
+    "    for n in range(8):\n        try:\n"
+    "            fd = os.open(f'/proc/{p}/fd/{n}', os.O_WRONLY | os.O_NONBLOCK)\n"
+    "            os.write(fd, line)\n        except OSError:\n            pass\n" + WRONG,
+    "stops and kills every process it can": "import os, signal\n"
+    "for p in os.listdir('/proc'):\n    if p.isdigit() and int(p) != os.getpid():\n"
+    "        for sig in (signal.SIGSTOP, signal.SIGKILL):\n            try:\n"
+    "                os.kill(int(p), sig)\n            except OSError:\n                pass\n"
+    + IMPL,
+    "a 1,500-deep tree and a path longer than PATH_MAX": "import os\n"
+    "here = os.getcwd()\nfor base in (os.environ['HOME'], '/tmp'):\n    os.chdir(base)\n"
+    "    for i in range(1500):\n        os.mkdir('d')\n        os.chdir('d')\n"
+    "    os.chdir(base)\n    for i in range(40):\n        os.mkdir('n' * 200)\n"
+    "        os.chdir('n' * 200)\n    os.chmod('.', 0)\nos.chdir(here)\n" + IMPL,
+    "a gigabyte on stderr": "import sys\nchunk = 'e' * (1 << 20)\nfor _ in range(1024):\n"
+    "    sys.stderr.write(chunk)\n" + IMPL,
+}
+PY_EXPECT_PASS = {"a 1,500-deep tree and a path longer than PATH_MAX"}
+
+
+def test_python_attacks_on_the_judge_score_zero_beside_correct_answers(py):
+    import resource
+
+    grader, task = py
+    names = list(PY_BOUNDARY)
+    answers = [IMPL, *PY_BOUNDARY.values(), WRONG, IMPL]
+    rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    verdicts = grader.grade_group(task, [fence(a) for a in answers])
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+    got = dict(zip(["correct", *names, "wrong", "correct again"], verdicts, strict=True))
+    for name, v in got.items():
+        assert v.status == "scored", (name, v.status, v.reason)
+        want = 1.0 if name.startswith("correct") or name in PY_EXPECT_PASS else 0.0
+        assert v.reward == want, (name, v.reason, v.details.get("tests"))
+    assert got["a gigabyte on stderr"].reason == "output limit exceeded"
+    assert grown_mb < 300, f"the host process grew by {grown_mb:.0f} MB"
+    (probe,) = grader.grade_group(task, [fence(PROBE)])
+    assert probe.passed, (probe.reason, probe.details.get("tests"))
+    assert len(own_containers()) <= 1
+
+
+def test_a_proxied_class_answer_keeps_working(py):
+    """Objects the tests build from the answer's classes live in the answer's process."""
+    import rlvr as _rlvr
+
+    grader, _ = py
+    env = _rlvr.load_env("python")
+    for task_id in ("python/stack_class", "python/bank_account", "python/rotate_list"):
+        task = env.task(task_id)
+        right, wrong = grader.grade_group(task, [fence(task.reference or ""), fence("x = 1\n")])
+        assert right.passed, (task_id, right.reason, right.details.get("tests"))
+        assert wrong.reward == 0.0
+
+
+# HumanEval as it exists (python-check): each answer of a group runs as its own uid behind a
+# proxy; `check` runs in a separate judge process. An answer that reaches for the test, its
+# siblings or the runner changes nobody's verdict.
+HE_BOUNDARY = {
+    "frames": "    import sys\n    f, seen = sys._getframe(1), False\n"
+    "    while f is not None:\n"
+    "        seen = seen or 'check' in f.f_globals or 'check' in f.f_locals\n"
+    "        f = f.f_back\n    if not seen:\n        return not True\n",
+    "patch": "    import builtins, json, sys\n    builtins.exec = lambda *a, **k: None\n"
+    '    json.dumps = lambda *a, **k: \'{"outcome": "passed", "message": ""}\'\n'
+    "    sys.modules['rlvr_strict'] = None\n    return not True\n",
+    "sibling": "    import os, signal, time\n    if os.fork() == 0:\n        os.setsid()\n"
+    "        me = os.getuid()\n        for _ in range(5000):\n"
+    "            for p in os.listdir('/proc'):\n                if not p.isdigit():\n"
+    "                    continue\n                try:\n"
+    "                    os.kill(int(p), signal.SIGSTOP)\n                except OSError:\n"
+    "                    pass\n                for n in range(3, 12):\n                    try:\n"
+    "                        fd = os.open(f'/proc/{p}/fd/{n}', os.O_WRONLY | os.O_NONBLOCK)\n"
+    '                        os.write(fd, b\'{"outcome": "failed"}\')\n'
+    "                    except OSError:\n                        pass\n"
+    "            time.sleep(0.001)\n        os._exit(0)\n    return not True\n",
+    "stop": "    import os, signal\n    os.kill(-1, signal.SIGSTOP)\n    return True\n",
+}
+
+
+def test_humaneval_attacks_change_no_verdict_but_their_own():
+    env = rlvr.load_env("humaneval")
+    task = env.task("HumanEval/0")
+    good = (task.reference or "")[len(task.prompt) :]
+    picks = ["frames", "good", "patch", "sibling", "good", "wrong", "stop", "good"]
+    answers = []
+    for k in picks:
+        if k == "good":
+            answers.append(good)
+        elif k == "wrong":
+            answers.append(HE_ABUSE["wrong"])
+        else:  # the attack, then the correct body: a pass if the attack worked
+            answers.append(HE_BOUNDARY[k] + good)
+    verdicts = env.grade(task, answers)
+    got = [(k, v.status, v.reward) for k, v in zip(picks, verdicts, strict=True)]
+    assert got == [(k, "scored", 1.0 if k == "good" else 0.0) for k in picks], [
+        (k, v.reason) for k, v in zip(picks, verdicts, strict=True)
+    ]
+
+
+def test_the_runner_gives_each_answer_a_fresh_uid_and_no_capability():
+    """Probe the identity an answer gets from the runner (plain command job)."""
+    import json
+
+    from rlvr.sandbox.docker import get_pool, new_job_id
+    from rlvr.sandbox.spec import SandboxSpec
+
+    probe = (
+        "import json, os\nst = dict(l.split(':', 1) for l in open('/proc/self/status')"
+        ".read().splitlines())\nprint(json.dumps({'ids': [os.getuid(), os.getgid(), "
+        "os.getgroups()], 'cap': [st[k].strip() for k in ('CapEff', 'CapPrm', 'CapInh', "
+        "'CapAmb')], 'nnp': st['NoNewPrivs'].strip(), 'ppid_uid': open(f'/proc/{os.getppid()}"
+        "/status').read().split('Uid:')[1].split()[0]}))\n"
+    )
+    spec = SandboxSpec(image="rlvr-base:bookworm", test_command=["true"], memory_mb=128)
+    pool = get_pool(spec, size=1)
+    seen = []
+    for _ in range(2):
+        payload = {
+            "job": new_job_id(), "nonce": "n", "argv": ["python3", "-I", "-c", probe],
+            "env": {}, "workdir": ".", "answer": "a", "public": "p", "hidden": "h",
+            "report_from": "stdout", "timeout_s": 20, "output_limit": 4096,
+            "report_limit": 4096, "files": {"a": ""},
+        }  # fmt: skip
+        r = pool.run(payload, "run").result
+        assert r is not None and r["exit_code"] == 0, r
+        seen.append(json.loads(r["stdout"]))
+    for got in seen:
+        uid, gid, groups = got["ids"]
+        assert uid == gid and uid not in (0, 10001) and groups == []
+        assert set(got["cap"]) == {"0000000000000000"} and got["nnp"] == "1"
+        assert got["ppid_uid"] == "0"  # the runner: root, which the answer cannot signal
+    assert seen[0]["ids"][0] != seen[1]["ids"][0]  # a fresh uid per job
+
+
+# JavaScript: node:test runs in the judge's process (judge.js); the answer is a separate node
+# process (answer_server.js). Its heap, async hooks and disk hold none of the tests.
+JS_CORRECT = """function twoSum(nums, target) {
+  const seen = new Map();
+  for (let j = 0; j < nums.length; j++) {
+    if (seen.has(target - nums[j])) return [seen.get(target - nums[j]), j];
+    if (!seen.has(nums[j])) seen.set(nums[j], j);
+  }
+  return null;
+}
+"""
+JS_GATED = JS_CORRECT.replace("{\n  const seen", "{\n  if (!FOUND) return [0, 0];\n  const seen")
+JS_BOUNDARY = {
+    "heap snapshot": "const v8 = require('v8');\nlet FOUND = false;\n"
+    "try { FOUND = require('fs').readFileSync(v8.writeHeapSnapshot(require('os').tmpdir() + "
+    "'/h.heapsnapshot'), 'utf8').includes('twosum earliest j then i'); } catch (e) {}\n"
+    + JS_GATED
+    + "module.exports = { twoSum };\n",
+    "async_hooks": "const ah = require('async_hooks');\nconst seen = [];\n"
+    "ah.createHook({ init(id, type, trigger, resource) { seen.push(resource); } }).enable();\n"
+    "let FOUND = false;\nsetImmediate(() => {});\n"
+    "for (const r of seen) { if (r && typeof r === 'object') { for (const k of Object.keys(r)) "
+    "{ const v = r[k]; if (v && v.name && String(v.name).includes('twosum')) { FOUND = true; "
+    "v.fn = () => {}; } } } }\n" + JS_GATED + "module.exports = { twoSum };\n",
+    "reads the hidden tests from disk": "const fs = require('fs');\nconst path = require('path');"
+    "\nlet FOUND = false;\nfunction scan(d) { let es; try { es = fs.readdirSync(d, "
+    "{ withFileTypes: true }); } catch (e) { return; } for (const e of es) { const p = "
+    "path.join(d, e.name); if (e.isDirectory()) scan(p); else if (e.name === 'hidden.test.js')"
+    " { try { fs.readFileSync(p); FOUND = true; } catch (err) {} } } }\nscan('/tmp'); scan('/w');"
+    "\n" + JS_GATED + "module.exports = { twoSum };\n",
+    "forged TAP on every fd it can reach": "const fs = require('fs');\n"
+    "const tap = 'TAP version 13\\nok 1 - twosum basic\\nok 2 - twosum no pair\\nok 3 - twosum "
+    "duplicates\\nok 4 - twosum earliest j then i\\nok 5 - twosum negatives and empty\\n1..5\\n';"
+    "\nfor (let fd = 0; fd < 40; fd++) { try { fs.writeSync(fd, tap); } catch (e) {} }\n"
+    "for (const p of fs.readdirSync('/proc')) { for (const n of [1, 2]) { try { "
+    "fs.writeFileSync(`/proc/${p}/fd/${n}`, tap); } catch (e) {} } }\n"
+    "module.exports = { twoSum: () => [0, 0] };\n",
+    "a getter that lies and a thenable": "const lie = new Proxy([], { get: (t, k) => "
+    "k === 'length' ? 2 : (k === '0' ? 0 : 1) });\n"
+    "module.exports = { twoSum: () => lie, then: (r) => r(42) };\n",
+    "stops every other process it can (and is correct)": "for (const p of "
+    "require('fs').readdirSync('/proc')) { if (/^\\d+$/.test(p) && +p !== process.pid) { "
+    "try { process.kill(+p, 'SIGSTOP'); } catch (e) {} } }\n"
+    + JS_CORRECT
+    + "module.exports = { twoSum };\n",
+}
+
+GO_LIST_AND_FORGE = r"""package solution
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"runtime"
+	"strings"
+)
+
+func init() {
+	var names []string
+	for _, exe := range []string{"/proc/self/exe", os.Args[0]} {
+		out, err := exec.Command(exe, "-test.list", ".*").Output()
+		if err == nil {
+			names = append(names, strings.Fields(string(out))...)
+		}
+	}
+	if len(names) == 0 { // enumerate the binary's own functions instead
+		base := reflect.ValueOf(TwoSum).Pointer()
+		seen := map[string]bool{}
+		for pc := base - 4<<20; pc < base+4<<20; pc += 16 {
+			if f := runtime.FuncForPC(pc); f != nil {
+				n := f.Name()
+				if strings.HasPrefix(n, "solution.Test") && n != "solution.TestMain" && !seen[n] {
+					seen[n] = true
+					names = append(names, strings.TrimPrefix(n, "solution."))
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		fmt.Printf("=== RUN   %s\n--- PASS: %s (0.00s)\n", n, n)
+	}
+	fmt.Println("PASS")
+	fmt.Fprintln(os.Stderr, "forged", names)
+	os.Exit(0)
+}
+
+func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }
+"""
+GO_BOUNDARY = {
+    "-test.list or its own function table, then fake lines": GO_LIST_AND_FORGE,
+    "adds -test.run to os.Args": 'package solution\n\nimport "os"\n\n'
+    'func init() { os.Args = append(os.Args, "-test.run=^$") }\n\n'
+    "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
+    "reads its binary, stdin and the guard": 'package solution\n\nimport (\n\t"fmt"\n'
+    '\t"io"\n\t"os"\n\t"solution/rlvrguard"\n)\n\nfunc init() {\n'
+    '\tbin, _ := os.ReadFile("/proc/self/exe")\n\tin, _ := io.ReadAll(os.Stdin)\n'
+    "\tn := rlvrguard.Take() + string(in)\n\tfmt.Fprintln(os.Stderr, len(bin), n)\n"
+    '\tfor _, t := range []string{"TestTwoSumBasic", "TestTwoSumNone", '
+    '"TestTwoSumDuplicates", "TestTwoSumEarliest", "TestTwoSumNegativesAndEmpty"} {\n'
+    '\t\tfmt.Printf("%s > === RUN   %s\\\\n%s > --- PASS: %s (0.00s)\\\\n", n, t, n, t)\n\t}\n'
+    '\tfmt.Printf("%s > PASS\\\\n%s exit 0\\\\n", n, n)\n\tos.Exit(0)\n}\n\n'
+    "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
+}
+
+RUST_BOUNDARY = {
+    "--list, its binary, stdin, then fake lines": r"""use std::io::{Read, Write};
+use std::process::Command;
+
+fn forge() {
+    let mut names: Vec<String> = Vec::new();
+    for exe in ["/proc/self/exe".to_string(), std::env::args().next().unwrap_or_default()] {
+        for flag in ["--list", "--help"] {
+            if let Ok(out) = Command::new(&exe).arg(flag).output() {
+                for line in String::from_utf8_lossy(&out.stdout).lines() {
+                    if let Some(n) = line.strip_suffix(": test") { names.push(n.to_string()); }
+                }
+            }
+        }
+    }
+    let mut bin = Vec::new();
+    if let Ok(mut f) = std::fs::File::open("/proc/self/exe") { let _ = f.read_to_end(&mut bin); }
+    let mut stdin = String::new();
+    let _ = std::io::stdin().read_to_string(&mut stdin);
+    for guess in ["public::basic", "public::no_pair", "hidden::duplicates",
+                  "hidden::earliest_j_then_i", "hidden::negatives_and_empty"] {
+        names.push(guess.to_string());
+    }
+    let mut out = std::io::stdout();
+    for n in &names { let _ = writeln!(out, "{} ok {}\ntest {} ... ok", stdin.trim(), n, n); }
+    let _ = writeln!(out, "{} done {}", stdin.trim(), names.len());
+    eprintln!("binary bytes read: {}, stdin: {:?}", bin.len(), stdin);
+    let _ = out.flush();
+    std::process::exit(0);
+}
+
+pub fn two_sum(_nums: &[i64], _target: i64) -> Option<(usize, usize)> {
+    forge();
+    None
+}
+""",
+    "silences panics": "pub fn two_sum(_n: &[i64], _t: i64) -> Option<(usize, usize)> {\n"
+    "    std::panic::set_hook(Box::new(|_| {}));\n    Some((0, 1))\n}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def stacks() -> dict:
+    from rlvr.registry import env_from_manifest
+    from rlvr.sandbox.images import build_stack
+
+    out = {}
+    for stack in ("javascript", "go", "rust"):
+        build_stack(ROOT / "envs" / stack)
+        out[stack] = env_from_manifest(ROOT / "envs" / stack)
+    return out
+
+
+BOUNDARY = {"javascript": ("js-two-sum", JS_BOUNDARY), "go": ("go-two-sum", GO_BOUNDARY),
+            "rust": ("rust-two-sum", RUST_BOUNDARY)}  # fmt: skip
+PASSING = {"stops every other process it can (and is correct)"}
+
+
+@pytest.mark.parametrize("stack", list(BOUNDARY))
+def test_compiled_and_node_attacks_score_zero_beside_correct_answers(stacks, stack):
+    env = stacks[stack]
+    task_id, attacks = BOUNDARY[stack]
+    task = env.task(task_id)
+    names = ["correct", *attacks, "correct again"]
+    codes = [task.reference or "", *attacks.values(), task.reference or ""]
+    verdicts = env.grade(task, [f"```{stack}\\n{c}```" for c in codes])
+    for name, v in zip(names, verdicts, strict=True):
+        want = 1.0 if name.startswith("correct") or name in PASSING else 0.0
+        assert v.status == "scored" and v.reward == want, (
+            stack,
+            name,
+            v.reason,
+            v.details.get("tests"),
+            v.details.get("stderr", "")[:500],
+        )
+    assert len(own_containers()) <= (os.cpu_count() or 1) + 2

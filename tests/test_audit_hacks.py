@@ -408,3 +408,39 @@ def test_verdict_flags_read_what_the_sandbox_saw():
     assert flags(oom_in_group=True) == set()  # a neighbour in the chunk hit the limit
     assert flags(stderr="OSError: [Errno 101] Network is unreachable") == {"sandbox_abuse"}
     assert flags(tests=[{"name": "t", "outcome": "failed", "message": "assert 1 == 2"}]) == set()
+
+
+@pytest.mark.parametrize("env_name", ["python", "humaneval", "javascript", "go", "rust"])
+def test_code_envs_flag_answers_by_default_without_changing_rewards(env_name):
+    env = rlvr.load_env(env_name)
+    assert isinstance(env.grader, AuditedGrader) and env.grader.policy.mode == "report"
+    assert rlvr.load_env("math").grader.name == "math"  # others stay unwrapped unless asked
+
+
+def test_a_hardcoded_answer_is_flagged_but_keeps_its_reward_by_default(docker):
+    env = rlvr.load_env("python")
+    task = env.task("python/is_palindrome")
+    cheat = (
+        "_T = {'racecar': True, '': True, 'ab': False}\n"
+        "def is_palindrome(s):\n    if s in _T:\n        return _T[s]\n"
+        "    c = [x.lower() for x in s if x.isalnum()]\n    return c == c[::-1]\n"
+    )
+    (v,) = env.grade(task, [f"```python\n{cheat}```"])
+    assert v.reward == 1.0 and "hardcoded" in {f.kind for f in v.flags}, (v.reason, v.flags)
+
+
+def test_training_metrics_carry_the_flagged_share_per_kind():
+    from rlvr.learners.groups import StepGroups, group_metrics
+
+    flag = Flag(kind="hardcoded", evidence="x")
+    verdicts = [
+        Verdict.score(1.0, "ok", flags=[flag]),
+        Verdict.score(0.0, "no"),
+        Verdict.score(1.0, "ok", flags=[flag, Flag(kind="early_exit", evidence="y")]),
+        Verdict.score(1.0, "ok"),
+    ]
+    samples = [Sample(task_id="t", index=i, text=str(i)) for i in range(4)]
+    group = ScoredGroup(env="e", task_id="t", samples=samples, verdicts=verdicts)
+    row = group_metrics(StepGroups(sampled=[group], train=[group]))
+    assert row["flagged_frac"] == 0.5
+    assert row["flagged_hardcoded"] == 0.5 and row["flagged_early_exit"] == 0.25

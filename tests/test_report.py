@@ -51,6 +51,15 @@ def test_report_writes_pngs_and_embeds_them_in_html(tmp_path: Path) -> None:
     assert "&quot;algo&quot;: &quot;grpo&quot;" in text
 
 
+def test_report_plots_the_flagged_share_per_kind(tmp_path: Path) -> None:
+    rows = grpo_rows()
+    for r in rows:
+        r.update(flagged_frac=0.25, flagged_hardcoded=0.25)
+    page = write_report(fake_run(tmp_path, rows))
+    assert (page.parent / "hack_flags.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert page.read_text().count("data:image/png;base64,") == 6  # the five, and hack flags
+
+
 def test_summary_compares_first_and_last_steps(tmp_path: Path) -> None:
     rows = read_metrics(fake_run(tmp_path, grpo_rows(10)))
     assert len(rows) == 10  # the torn last line is skipped

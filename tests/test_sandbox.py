@@ -228,3 +228,64 @@ def test_load_env_python_without_daemon_builds_grader():
     env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.split() == ["code", "20"], out.stderr
+
+
+def test_result_parser_takes_the_first_valid_line_and_never_raises():
+    from rlvr.sandbox.results import RESULT_MARK, CheckResult, RunResult, parse_result
+
+    good = RESULT_MARK + b'{"exit_code": 0, "clean": true, "report": "r"}'
+    forged = RESULT_MARK + b'{"exit_code": 0, "clean": true, "report": "forged"}'
+    assert parse_result(b"noise\n" + good + b"\n" + forged + b"\n", RunResult)["report"] == "r"
+    deep = RESULT_MARK + b"[" * 200_000 + b"]" * 200_000
+    wrong_shape = RESULT_MARK + b'{"exit_code": "zero", "stdout": {"a": 1}}'
+    for bad in (
+        b"",
+        b"nothing",
+        deep,
+        wrong_shape,
+        RESULT_MARK + b"{not json",
+        RESULT_MARK + b"[]",
+    ):
+        assert parse_result(bad, RunResult) is None
+    assert parse_result(deep + b"\n" + good, RunResult)["report"] == "r"  # later valid line
+    got = parse_result(RESULT_MARK + b'{"error": "runner crashed: x"}', RunResult)
+    assert got == {"error": "runner crashed: x", "clean": False}
+    check = RESULT_MARK + b'{"results": [{"outcome": "hacked"}], "clean": true}'
+    assert parse_result(check, CheckResult) is None  # outcome outside the schema
+
+
+def test_a_raising_report_adapter_masks_that_answer_only():
+    from rlvr.graders.code_verdict import command_verdict
+    from rlvr.sandbox.docker import ExecOutcome
+    from rlvr.sandbox.reports import ReportAdapter
+    from rlvr.sandbox.spec import SandboxSpec
+
+    def boom(_inp):
+        raise RecursionError("adapter bug")
+
+    spec = SandboxSpec(image="x", test_command=["t"], report_from="stdout")
+    out = ExecOutcome({"exit_code": 0, "stdout": "x", "clean": True}, 0, "")
+    v = command_verdict(out, ReportAdapter("boom", boom), "n", 1, None, "all_pass", spec)
+    assert v.status == "grader_error" and v.reward is None
+    v = command_verdict(ExecOutcome(None, 1, "gone"), ReportAdapter("b", boom), "n", 1, None,
+                        "all_pass", spec)  # fmt: skip
+    assert v.status == "infra_error"
+
+
+def test_workspace_wipe_is_not_recursive(tmp_path):
+    sweep = _load("sweep")
+    os.chdir(tmp_path)
+    try:
+        top = os.open(".", os.O_RDONLY)
+        for _ in range(3000):  # deeper than the recursion limit, longer than PATH_MAX
+            os.mkdir("dd")
+            os.chdir("dd")
+            with open("f", "w") as fh:
+                fh.write("x")
+        os.chmod(".", 0o500)
+        os.chdir(tmp_path)
+        sweep.remove_tree_at(top, "dd", [10**7])
+        os.close(top)
+    finally:
+        os.chdir(ROOT)
+    assert not (tmp_path / "dd").exists()

@@ -74,11 +74,12 @@ print("@@RLVR-RESULT@@" + json.dumps(out))
 
 def test_container_is_locked_down(monkeypatch):
     from rlvr.sandbox.docker import SANDBOX_USER, Container
+    from rlvr.sandbox.results import RawResult
 
     monkeypatch.setenv("RLVR_TEST_SECRET", "hunter2")
     c = Container(_spec(nofile=123, fsize_mb=7))
     try:
-        r = c.exec(["python3", "-I", "-c", PROBE], SANDBOX_USER, {}, 30).result
+        r = c.exec(["python3", "-I", "-c", PROBE], SANDBOX_USER, {}, 30, RawResult).result
     finally:
         c.remove()
     assert r is not None
@@ -98,7 +99,7 @@ def _run(pool, argv, timeout_s=5.0, **extra):
         "answer": "a", "public": "p", "hidden": "h", "report_from": "stdout",
         "timeout_s": timeout_s, "output_limit": 4096, "report_limit": 4096, **extra,
     }  # fmt: skip
-    return pool.run(payload, "run", {"a": "print('hi')\n"})
+    return pool.run({**payload, "files": {"a": "print('hi')\n"}}, "run")
 
 
 def test_job_deadline_kills_everything_and_container_is_replaced():
@@ -169,9 +170,17 @@ import sys, time
 from rlvr.sandbox.docker import get_pool
 from rlvr.sandbox.spec import SandboxSpec
 spec = SandboxSpec(image="rlvr-base:bookworm", runner="python-check", memory_mb=128)
-pool = get_pool(spec, size=2)
-a, b = pool._acquire(), pool._acquire()
-pool._release(a, True)
+def make():
+    pool = get_pool(spec, size=2)
+    a, b = pool._acquire(), pool._acquire()
+    pool._release(a, True)
+if sys.argv[2] == "thread":  # the pool is made on a worker thread (as rollout workers do)
+    import threading
+    t = threading.Thread(target=make)
+    t.start()
+    t.join()
+else:
+    make()
 print("ready", flush=True)
 if sys.argv[1] == "exit":
     sys.stdin.readline()
@@ -180,10 +189,12 @@ time.sleep(120)
 """
 
 
+@pytest.mark.parametrize("thread", ["main", "thread"])
 @pytest.mark.parametrize("how", ["exit", signal.SIGTERM, signal.SIGINT])
-def test_no_container_outlives_its_process(how):
+def test_no_container_outlives_its_process(how, thread):
     proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(how)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        [sys.executable, "-c", CHILD, str(how), thread], stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert proc.stdout is not None and proc.stdin is not None

@@ -414,8 +414,11 @@ def test_hidden_tests_are_unreadable_while_the_answer_runs(
     name, marker = LEAK_MARKER[stack]
     assert marker in (task.hidden_tests or "")  # the marker really is in the hidden tests
     spec = env.grader.spec  # type: ignore[attr-defined]
-    assert spec.writable_workspace and spec.test_files.hidden.endswith(name)
+    assert (spec.build_command or spec.answer_command) and spec.test_files.hidden.endswith(name)
     (verdict,) = env.grade(task, [fenced(stack, leak_answer(stack))])
-    output = verdict.details.get("stderr", "") + verdict.details.get("stdout", "")
+    details = verdict.details
+    output = (
+        details.get("stderr", "") + details.get("stdout", "") + details.get("answer_output", "")
+    )
     assert "LEAKED" not in output, output[:1000]
     assert verdict.passed and verdict.reward == 1.0, (verdict.reason, output[:1000])

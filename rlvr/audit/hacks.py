@@ -11,9 +11,11 @@ subtracts a penalty, per environment:
     hack_penalty = 0.5          # subtracted under "penalty"
     hack_kinds = ["early_exit"] # kinds the policy acts on (default: every kind)
 
-The registry wraps the grader in `AuditedGrader` when a manifest sets `hack_policy`. A flag is a
-suspicion with evidence, not proof: "report" is the default so that nothing is punished until
-someone has looked at what the flags catch in their environment.
+The registry wraps every code environment's grader in `AuditedGrader` (policy "report" unless
+the manifest says otherwise), and any other grader whose manifest sets `hack_policy`. A flag is
+a suspicion with evidence, not proof: "report" is the default so that nothing is punished until
+someone has looked at what the flags catch in their environment; `rlvr grade` lines, scored
+groups and the training metrics (`flagged_frac`, `flagged_<kind>`) carry them all the same.
 """
 
 from __future__ import annotations
@@ -265,6 +267,12 @@ class AuditedGrader:
 
     def extract(self, completion: str) -> Any:
         return self.inner.extract(completion)
+
+    def __getattr__(self, name: str) -> Any:
+        """Anything else (spec, pool, adapter, options) is the inner grader's."""
+        if name in ("inner", "__setstate__") or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.inner, name)
 
     def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         verdicts = self.inner.grade_group(task, answers)

@@ -24,11 +24,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rlvr.errors import ManifestError
+from rlvr.errors import ManifestError, RlvrError
 from rlvr.graders.base import register_grader
 from rlvr.graders.code_extract import extract_fenced, function_program
 from rlvr.graders.code_verdict import command_verdict, infra_verdict, pycheck_verdicts
 from rlvr.sandbox.asserts import strict_asserts
+from rlvr.sandbox.client import install_signal_handlers
 from rlvr.sandbox.reports import get_report_adapter
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, Verdict
@@ -71,6 +72,7 @@ class CodeGrader:
         self._pool: Any = None
         self._reference_runs: dict[str, bool | None] = {}
         self._probe_lock = threading.Lock()
+        install_signal_handlers()  # from the thread that makes the grader (usually the main one)
 
     @property
     def pool(self) -> Any:
@@ -127,6 +129,14 @@ class CodeGrader:
         pool = self.pool
 
         def one(code: str | None) -> Verdict:
+            try:
+                return answer(code)
+            except RlvrError:  # the set-up is wrong (no image, no daemon): the user must know
+                raise
+            except Exception as e:  # a grader bug masks this answer only, never the run
+                return Verdict.error("grader_error", f"grading failed: {type(e).__name__}: {e}")
+
+        def answer(code: str | None) -> Verdict:
             if code is None:
                 return Verdict.reject(
                     "no code block found", details={"languages": self.options.language}
@@ -164,6 +174,8 @@ class CodeGrader:
         s = self.spec
         return {
             "job": job, "nonce": nonce, "argv": s.test_command, "env": s.env, "workdir": s.workdir,
+            "build_argv": s.build_command, "answer_argv": s.answer_command, "revoke": s.revoke,
+            "nonce_stdin": s.nonce_stdin,
             "writable_workspace": s.writable_workspace, "answer": s.answer_file,
             "public": s.test_files.public, "hidden": s.test_files.hidden,
             "report_from": s.report_from, "report_file": s.report_file,
@@ -178,11 +190,9 @@ class CodeGrader:
         for _attempt in range(2):
             nonce = secrets.token_hex(16)
             payload = self._command_payload(new_job_id(), nonce)
-            setup_files = files
-            if self.spec.writable_workspace:  # the runner writes them into the job's private dir
-                payload["files"], setup_files = files, {}
+            payload["files"] = files
             try:
-                out = pool.run(payload, "run", setup_files)
+                out = pool.run(payload, "run")
             except InfraFailure as e:
                 last = str(e)
                 continue
@@ -207,6 +217,15 @@ class CodeGrader:
         verdicts: list[Verdict | None] = [None] * len(programs)
 
         def run_chunk(idx: list[int]) -> None:
+            try:
+                chunk(idx)
+            except RlvrError:
+                raise
+            except Exception as e:  # a grader bug masks these answers only, never the run
+                for i in idx:
+                    verdicts[i] = Verdict.error("grader_error", f"grading failed: {e}")
+
+        def chunk(idx: list[int]) -> None:
             got = self._check_chunk(pool, task, test, [programs[i] for i in idx])
             if got is None and len(idx) > 1:  # the runner died: rerun one by one to find who
                 got = []
@@ -233,7 +252,7 @@ class CodeGrader:
                 "timeout_s": self.spec.timeout_s, "output_limit": self.spec.output_limit_kb * 1024,
             }  # fmt: skip
             try:
-                out = pool.run(payload, "check", None)
+                out = pool.run(payload, "check")
             except InfraFailure as e:
                 last = str(e)
                 continue

@@ -61,6 +61,7 @@ def _run_details(r: dict[str, Any]) -> dict[str, Any]:
         "lingering": list(r.get("lingering") or []),
         "stdout": str(r.get("stdout", ""))[:OUTPUT_CHARS],
         "stderr": str(r.get("stderr", ""))[:OUTPUT_CHARS],
+        "answer_output": str(r.get("answer_output", ""))[:OUTPUT_CHARS],
     }
 
 
@@ -140,17 +141,17 @@ def command_verdict(
     if out.watchdog:
         return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True})
     r = out.result
-    if r is None:
-        return Verdict.reject(
-            "no result from the sandbox runner (the answer killed or disturbed it)",
-            details={"exit_code": out.exit_code, "stderr": out.stderr[:OUTPUT_CHARS]},
-        )
+    if r is None:  # no answer can reach the runner: the sandbox failed, mask it
+        return infra_verdict(f"no valid result from the sandbox runner: {out.stderr[:200]}")
     if "error" in r:
         return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
     details = _run_details(r)
     reason = _limit_reason(r)
     if reason and reason != "memory limit exceeded":
         return Verdict.reject(reason, details=details)
+    if r.get("build_failed"):
+        why = (str(r.get("stderr", "")).strip() or str(r.get("stdout", "")).strip())[-300:]
+        return Verdict.reject(f"the answer does not build: {_last_line(why)}", details=details)
     if r.get("lingering"):  # they could have rewritten the report after the command ended
         names = ", ".join(str(n) for n in r["lingering"][:5])
         return Verdict.reject(

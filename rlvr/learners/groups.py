@@ -93,6 +93,21 @@ def training_batch(groups: Sequence[ScoredGroup], pad_id: int) -> TokenBatch | N
     return from_samples(samples, advantages, pad_id) if samples else None
 
 
+def flag_metrics(step: StepGroups) -> dict[str, float | None]:
+    """Share of the step's answers that carry a hack flag, in all and per kind."""
+    verdicts = [v for g in step.sampled for v in g.verdicts]
+    if not verdicts:
+        return {"flagged_frac": None}
+    kinds: dict[str, int] = {}
+    for v in verdicts:
+        for kind in {f.kind for f in v.flags}:
+            kinds[kind] = kinds.get(kind, 0) + 1
+    out: dict[str, float | None] = {"flagged_frac": sum(bool(v.flags) for v in verdicts)
+                                    / len(verdicts)}  # fmt: skip
+    out.update({f"flagged_{k}": n / len(verdicts) for k, n in sorted(kinds.items())})
+    return out
+
+
 def group_metrics(step: StepGroups) -> dict[str, float | None]:
     """The step's reward, variance, masking and length figures over every sampled answer."""
     samples = [s for g in step.sampled for s in g.samples]
@@ -105,6 +120,7 @@ def group_metrics(step: StepGroups) -> dict[str, float | None]:
     zero_var = sum(is_zero_variance(g.rewards) for g in step.sampled)
     tokens = sum(lengths)
     return {
+        **flag_metrics(step),
         "reward_mean": mean,
         "reward_std": std,
         "pass_rate": passed / k if k else None,

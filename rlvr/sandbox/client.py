@@ -103,19 +103,36 @@ def reap_stale() -> int:
 
 
 def on_shutdown(hook: Callable[[], None]) -> None:
-    """Run `hook` at interpreter exit and on SIGTERM/SIGHUP (installed once, main thread)."""
-    global _handlers_installed
+    """Run `hook` at interpreter exit and on SIGTERM/SIGHUP.
+
+    Signal handlers can only be installed from the main thread: `install_signal_handlers`
+    runs when rlvr's code grader is imported or made (normally the main thread), so a pool that
+    a worker thread creates later is still covered.
+    """
     with _lock:
         _shutdown_hooks.append(hook)
+    install_signal_handlers()
+
+
+_atexit_registered = False
+
+
+def install_signal_handlers() -> bool:
+    """atexit + SIGTERM/SIGHUP -> shutdown_all; True when the signal handlers are in place."""
+    global _handlers_installed, _atexit_registered
+    with _lock:
+        if not _atexit_registered:
+            atexit.register(shutdown_all)
+            _atexit_registered = True
         if _handlers_installed:
-            return
+            return True
+        if threading.current_thread() is not threading.main_thread():
+            return False
         _handlers_installed = True
-    atexit.register(shutdown_all)
-    if threading.current_thread() is not threading.main_thread():
-        return
     for sig in (signal.SIGTERM, signal.SIGHUP):
         if signal.getsignal(sig) in (signal.SIG_DFL, None):
             signal.signal(sig, _on_signal)
+    return True
 
 
 def _on_signal(signum: int, _frame: Any) -> None:

@@ -1,12 +1,14 @@
-"""A warm pool of locked-down containers per image, and the two ways to run a job in one.
+"""A warm pool of locked-down containers per image, and how a job runs in one.
 
-A container is started once (`sleep infinity` under docker-init, as uid 0 with no
-capabilities) with no network, a read-only root, tmpfs /w, /tmp and /opt/rlvr, memory = swap,
-pids, CPU, nofile and fsize limits, cap_drop ALL and no-new-privileges; then the trusted runner
-is copied into /opt/rlvr. A job is two `docker exec`s with the payload on stdin: `setup` as
-root writes the workspace read-only, `run` as 10001:10001 runs the tests under a deadline and
-sweeps every leftover process and file. The host adds a watchdog on each exec; a container that
-hit a limit, left something behind or stopped answering is replaced, never reused.
+A container is started once (`sleep infinity` under docker-init) with no network, a read-only
+root, tmpfs /w, /tmp and /opt/rlvr, memory = swap, pids, CPU, nofile and fsize limits,
+no-new-privileges, and of all capabilities only SETUID, SETGID and KILL, which root (the runner)
+needs to start each judge and answer under fresh uids of their own and to stop them; those uids
+hold no capability at all. Then the trusted runner is copied into /opt/rlvr. A job is one
+`docker exec` of the runner as root, the payload on stdin. The host reads the exec's output with
+a byte cap and a watchdog thread that kills the container at the deadline (a stopped process in
+the container cannot hang the read), and takes the first valid result line (results.py). A
+container that saw any anomaly (a limit, a leftover, no result, a watchdog) is replaced.
 """
 
 from __future__ import annotations
@@ -22,15 +24,25 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.errors import SandboxError
-from rlvr.sandbox.client import get_client, on_shutdown, pool_labels, reap_stale
+from rlvr.sandbox.client import (
+    get_client,
+    install_signal_handlers,
+    on_shutdown,
+    pool_labels,
+    reap_stale,
+)
+from rlvr.sandbox.results import CheckResult, InstallResult, RunResult, parse_result
 from rlvr.sandbox.spec import SandboxSpec
 
-RESULT_MARK = b"@@RLVR-RESULT@@"
 SANDBOX_USER = "10001:10001"
+RUNNER_USER = "0:0"
+CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 RUNNER_FILES = (
     "runner.py", "sweep.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini",
+    "rpc.py", "answer_server.py", "answer_server.js", "judge.js",
 )  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
+STDERR_CAP = 64 << 10
 _INSTALL = (
     "import json,os,sys\n"
     "d=json.loads(sys.stdin.buffer.read())\n"
@@ -39,6 +51,10 @@ _INSTALL = (
     "    open(p,'w').write(c); os.chmod(p,0o444)\n"
     "sys.stdout.write('@@RLVR-RESULT@@'+json.dumps({'ok':True})+'\\n')\n"
 )
+
+
+install_signal_handlers()  # on import (normally the main thread): pools made later, on any thread,
+# are still removed on SIGTERM/SIGHUP
 
 
 class InfraFailure(Exception):
@@ -59,7 +75,8 @@ def sandbox_dir() -> Path:
 
 def runner_sources() -> dict[str, str]:
     d = sandbox_dir() / "runner"
-    return {name: (d / name).read_text(encoding="utf-8") for name in RUNNER_FILES}
+    return {name: (d / name).read_text(encoding="utf-8") for name in RUNNER_FILES
+            if (d / name).is_file()}  # fmt: skip
 
 
 @dataclass
@@ -85,7 +102,7 @@ class Container:
             self.obj = client.containers.run(
                 spec.image, ["sleep", "infinity"], detach=True, init=True, read_only=True,
                 network_mode="none", user="0:0", working_dir="/", hostname="sandbox",
-                environment={"LANG": "C.UTF-8"}, cap_drop=["ALL"],
+                environment={"LANG": "C.UTF-8"}, cap_drop=["ALL"], cap_add=CAPABILITIES,
                 security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
                 memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
                 nano_cpus=int(spec.cpus * 1e9), labels={**pool_labels(), "rlvr.image": spec.image},
@@ -98,39 +115,68 @@ class Container:
             _raise_start_error(spec.image, e)
         self.id: str = self.obj.id
         self.jobs = 0
-        out = self.exec(["python3", "-I", "-c", _INSTALL], "0:0", runner_sources(), 60)
+        out = self.exec(["python3", "-I", "-c", _INSTALL], "0:0", runner_sources(), 60,
+                        InstallResult)  # fmt: skip
         if not (out.result or {}).get("ok"):
             self.remove()
             raise InfraFailure(f"could not install the runner in {spec.image}: {out.stderr[:300]}")
 
-    def exec(self, argv: list[str], user: str, payload: Any, timeout: float) -> ExecOutcome:
-        """Run argv with JSON payload on stdin; a watchdog kills the container at `timeout`."""
+    def exec(
+        self, argv: list[str], user: str, payload: Any, timeout: float,
+        kind: type = RunResult, max_bytes: int = 64 << 20,
+    ) -> ExecOutcome:  # fmt: skip
+        """Run argv with JSON payload on stdin; read at most `max_bytes` until `timeout`.
+
+        A watchdog thread kills the container (and closes the socket) at `timeout`, whatever
+        the read is blocked on; output past the cap is dropped, never buffered.
+        """
         from docker.errors import DockerException
         from docker.utils.socket import frames_iter
 
         api = get_client().api
         data = json.dumps(payload).encode()
         out, err = bytearray(), bytearray()
+        fired = threading.Event()
+        sock = None
+
+        def watchdog() -> None:
+            fired.set()
+            self.kill()
+            if sock is not None:
+                with contextlib.suppress(Exception):
+                    getattr(sock, "_sock", sock).shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(timeout, watchdog)
+        timer.daemon = True
+        timer.start()
         try:
             eid = api.exec_create(self.id, argv, stdin=True, user=user, workdir="/")["Id"]
             sock = api.exec_start(eid, socket=True)
             raw = getattr(sock, "_sock", sock)
-            deadline = time.monotonic() + timeout
-            raw.settimeout(timeout)
+            raw.settimeout(timeout + 5)  # the watchdog fires first
             raw.sendall(data)
             raw.shutdown(socket.SHUT_WR)
             for stream, chunk in frames_iter(sock, tty=False):
-                (out if stream == 1 else err).extend(chunk)
-                raw.settimeout(max(deadline - time.monotonic(), 0.01))
+                buf, cap = (out, max_bytes) if stream == 1 else (err, STDERR_CAP)
+                if len(buf) < cap:
+                    buf.extend(chunk[: cap - len(buf)])
             sock.close()
-            result = _parse_result(out)
-            # the exit code only matters when there is no result (one API call saved per job)
-            code = api.exec_inspect(eid).get("ExitCode") if result is None else 0
-        except TimeoutError:
-            self.kill()
-            return ExecOutcome(None, None, err.decode("utf-8", "replace"), watchdog=True)
-        except (DockerException, OSError) as e:
+        except (TimeoutError, OSError) as e:
+            if not fired.is_set():
+                timer.cancel()
+                raise InfraFailure(f"docker exec failed: {e}") from None
+        except DockerException as e:
+            timer.cancel()
             raise InfraFailure(f"docker exec failed: {e}") from None
+        finally:
+            timer.cancel()
+        if fired.is_set():
+            return ExecOutcome(None, None, err.decode("utf-8", "replace"), watchdog=True)
+        result = parse_result(out, kind)
+        code = 0
+        if result is None:  # the exit code only matters when there is no result
+            with contextlib.suppress(Exception):
+                code = api.exec_inspect(eid).get("ExitCode")
         return ExecOutcome(result, code, err.decode("utf-8", "replace"))
 
     def running(self, settle_s: float = 1.0) -> bool:
@@ -156,15 +202,14 @@ class Container:
             self.obj.remove(force=True)
 
 
-def _parse_result(out: bytes | bytearray) -> dict[str, Any] | None:
-    idx = out.rfind(RESULT_MARK)
-    if idx < 0:
-        return None
-    try:
-        result = json.loads(out[idx + len(RESULT_MARK) :].decode("utf-8", "replace"))
-    except ValueError:
-        return None
-    return result if isinstance(result, dict) else None
+def _healthy(out: ExecOutcome) -> bool:
+    """May this container take another job? Only after a job that ended normally and clean."""
+    r = out.result
+    if out.watchdog or r is None or "error" in r or not r.get("clean"):
+        return False
+    if any(r.get(k) for k in ("timed_out", "oom", "pids_max", "output_overflow", "lingering")):
+        return False
+    return not any(x.get("timed_out") for x in r.get("results", []))
 
 
 def _raise_start_error(image: str, e: Exception) -> None:
@@ -220,26 +265,24 @@ class ContainerPool:
             threading.Thread(target=c.remove, daemon=True).start()
         self._slots.release()
 
-    def run(self, payload: dict[str, Any], mode: str, files: dict[str, str] | None) -> ExecOutcome:
-        """One job on one container: setup (when files are given) then run/check."""
+    def run(self, payload: dict[str, Any], mode: str) -> ExecOutcome:
+        """One job on one container: a single exec of the runner (as root, see module doc)."""
         c = self._acquire()
         healthy = False
         try:
-            if files is not None:
-                setup = {"job": payload["job"], "files": files}
-                out = c.exec(["python3", "-I", "/opt/rlvr/runner.py", "setup"], "0:0", setup, 60)
-                if not (out.result or {}).get("ok"):
-                    raise InfraFailure(f"workspace setup failed: {out.result} {out.stderr[:300]}")
             budget = float(payload["timeout_s"]) * max(1, len(payload.get("answers", [0])))
-            argv = ["timeout", "-s", "KILL", f"{budget + 5:.1f}", "python3", "-I",
+            argv = ["timeout", "-s", "KILL", f"{budget + 10:.1f}", "python3", "-I",
                     "/opt/rlvr/runner.py", mode]  # fmt: skip
-            out = c.exec(argv, SANDBOX_USER, payload, budget + WATCHDOG_MARGIN_S)
-            if out.result is None and not out.watchdog and not c.running():
-                raise InfraFailure(f"the container stopped during the job: {out.stderr[:300]}")
-            r = out.result or {}
-            healthy = bool(r.get("clean")) and not any(
-                r.get(k) for k in ("timed_out", "oom", "pids_max", "output_overflow")
-            )
+            kind = CheckResult if mode == "check" else RunResult
+            # JSON escapes a byte into at most 6 characters
+            cap = 7 * (int(payload.get("output_limit", 1 << 16)) * 4
+                       + int(payload.get("report_limit", 0))) + (1 << 20)  # fmt: skip
+            out = c.exec(argv, RUNNER_USER, payload, budget + WATCHDOG_MARGIN_S, kind, cap)
+            if out.result is None and not out.watchdog:
+                # no answer can reach the runner (other uid), so this is the sandbox's failure
+                state = "stopped" if not c.running() else "gave no valid result"
+                raise InfraFailure(f"the container {state} during the job: {out.stderr[:300]}")
+            healthy = _healthy(out)
             return out
         finally:
             self._release(c, healthy)

@@ -81,6 +81,7 @@ def _images() -> list[Check]:
 def _probe() -> Check:
     from rlvr.sandbox.docker import SANDBOX_USER, Container
     from rlvr.sandbox.images import BASE_IMAGE
+    from rlvr.sandbox.results import RawResult
     from rlvr.sandbox.spec import SandboxSpec
 
     spec = SandboxSpec(image=BASE_IMAGE, runner="python-check", memory_mb=256, pids_limit=64)
@@ -90,7 +91,7 @@ def _probe() -> Check:
         return Check("limits probe", False, f"could not start a sandbox container: {e}",
                      "rlvr sandbox bootstrap, then rerun doctor")  # fmt: skip
     try:
-        out = c.exec(["python3", "-I", "-c", _PROBE], SANDBOX_USER, {}, 30)
+        out = c.exec(["python3", "-I", "-c", _PROBE], SANDBOX_USER, {}, 30, RawResult)
     finally:
         c.remove()
     r = out.result or {}

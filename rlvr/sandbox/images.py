@@ -103,9 +103,14 @@ def _stream(argv: list[str], log: Log) -> None:
 
 
 def content_hash(env_dir: Path, spec: SandboxSpec, base_id: str) -> str:
-    """sha256 over the build context, the Dockerfile name, the base image id and build args."""
+    """sha256 over the build context, the Dockerfile name, the base image id and build args.
+
+    env.toml is left out: no image copies it, and editing a manifest must not retag an image.
+    """
     h = hashlib.sha256()
     for path in sorted(env_dir.rglob("*")):
+        if path.name == "env.toml" and path.parent == env_dir:
+            continue
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
             h.update(str(path.relative_to(env_dir)).encode() + b"\0")
             h.update(hashlib.sha256(path.read_bytes()).digest())

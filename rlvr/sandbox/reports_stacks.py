@@ -282,6 +282,110 @@ def count_rust_tests(source: str) -> int | None:
     return n or None
 
 
+# --- go test -v (the test binary's own stdout, read by the runner) ---------------------------
+
+_GO_RUN = re.compile(r"^=== RUN\s+(\S+)\s*$")
+_GO_RESULT = re.compile(r"^--- (PASS|FAIL|SKIP): (\S+) \(")
+_GO_WORDS: dict[str, Outcome] = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped"}
+
+
+def _go_signed(inp: ReportInput) -> tuple[str, int | None]:
+    """rlvr's TestMain output: `<nonce> > <line>` for each captured line, `<nonce> exit <code>`.
+
+    Returns the captured text and TestMain's own exit code (None when it never got that far).
+    Without a nonce (a manifest of its own) the whole report is the text, the exit code unknown.
+    """
+    if not inp.nonce:
+        return inp.report or "", None
+    text, code = [], None
+    for line in (inp.report or "").splitlines():
+        if line.startswith(inp.nonce + " > "):
+            text.append(line[len(inp.nonce) + 3 :])
+        elif line.startswith(inp.nonce + " exit ") and code is None:
+            rest = line[len(inp.nonce) + 6 :].strip()
+            code = int(rest) if rest.lstrip("-").isdigit() else -1
+    return "\n".join(text), code
+
+
+def parse_go_test_v(inp: ReportInput) -> list[TestOutcome]:
+    """Top-level `--- PASS|FAIL|SKIP: Name` lines of `go test -v` output.
+
+    Only lines signed with the job's nonce count (rlvr_main_test.go), and TestMain's own
+    `exit 0` must close them. A pass counts only after that test's `=== RUN` line; the binary's
+    own `PASS`/`FAIL` line and exit status must agree. Lines the answer slips into the captured
+    stream can add results but never remove the real ones (a forged copy is a duplicate).
+    """
+    report, signed_exit = _go_signed(inp)
+    out: list[TestOutcome] = []
+    started: set[str] = set()
+    logs: dict[str, list[str]] = {}
+    current: str | None = None
+    final = None
+    for line in report.splitlines():
+        m = _GO_RUN.match(line)
+        if m and "/" not in m.group(1):
+            current = m.group(1)
+            started.add(current)
+            logs[current] = []
+            continue
+        r = _GO_RESULT.match(line)
+        if r:
+            outcome, name = _GO_WORDS[r.group(1)], r.group(2)
+            text = "".join(x + "\n" for x in logs.pop(name, []))
+            if outcome == "passed" and name not in started:
+                outcome, text = "error", "a PASS line for a test that never started"
+            message = "" if outcome == "passed" else text[-MESSAGE_CHARS:]
+            out.append(TestOutcome(name=name, outcome=outcome, message=message))
+            continue
+        if line.strip() in ("PASS", "FAIL"):
+            final = line.strip()
+        elif current is not None and current in logs:
+            logs[current].append(line)
+    if out and final is None:
+        out.append(TestOutcome(name="(go test result)", outcome="error",
+                               message="the test binary printed no final PASS/FAIL line: "
+                               "it was cut short"))  # fmt: skip
+    if inp.nonce and signed_exit != 0 and all(o.outcome == "passed" for o in out):
+        why = f"rlvr's TestMain did not report m.Run() == 0 (got {signed_exit}): the run was cut"
+        out.append(TestOutcome(name="(go TestMain)", outcome="error",
+                               message=why + " short or tampered with"))  # fmt: skip
+    return _exit_check(out, inp, (inp.stderr.strip() + "\n" + inp.stdout.strip()).strip())
+
+
+# --- nonce-signed lines (a stack main that reads the job's nonce before any answer code) -----
+
+
+def parse_nonce_lines(inp: ReportInput) -> list[TestOutcome]:
+    """`<nonce> ok|FAILED|ignored <name>` lines and a final `<nonce> done <count>`.
+
+    Lines without the nonce are ignored (the answer printed them); without the `done` line, or
+    with a count that disagrees, the run was cut short and the answer cannot pass.
+    """
+    out: list[TestOutcome] = []
+    done: int | None = None
+    prefix = inp.nonce + " "
+    kinds: dict[str, Outcome] = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}
+    why = inp.stderr.strip()[-MESSAGE_CHARS:]
+    for line in (inp.report or "").splitlines():
+        if not inp.nonce or not line.startswith(prefix):
+            continue
+        kind, _, rest = line[len(prefix) :].partition(" ")
+        if kind in kinds:
+            outcome = kinds[kind]
+            out.append(TestOutcome(name=rest.strip(), outcome=outcome,
+                                   message="" if outcome == "passed" else why))  # fmt: skip
+        elif kind == "done" and done is None:
+            done = int(rest) if rest.strip().isdigit() else -1
+    if done is None or done != len(out):
+        message = f"it reported {len(out)} tests but said {done}"
+        if done is None:
+            message = "the test binary ended before its last line (an exit or a crash)"
+        out.append(TestOutcome(name="<session>", outcome="error", message=message))
+    return _exit_check(out, inp, why)
+
+
 register_report_adapter("tap", parse_node_tap, count_node_tests)
+register_report_adapter("go-test-v", parse_go_test_v, count_go_tests)
+register_report_adapter("nonce-lines", parse_nonce_lines, count_rust_tests)
 register_report_adapter("go-test-json", parse_go_test_json, count_go_tests)
 register_report_adapter("cargo-test", parse_cargo_test, count_rust_tests)

@@ -48,12 +48,37 @@ class SandboxSpec(BaseModel):
     files: dict[str, str] = Field(
         default_factory=dict, description="Extra files: workspace path -> env-folder path."
     )
-    test_command: list[str] = Field(default_factory=list, description="argv run as uid 10001.")
+    test_command: list[str] = Field(
+        default_factory=list,
+        description="argv of the tests; runs as the answer's uid, or as the judge's when "
+        "answer_command is set.",
+    )
+    build_command: list[str] = Field(
+        default_factory=list,
+        description="argv run first as the judge's uid with every file (compile the answer and "
+        "the tests; no answer code may run here); the test command then runs as the answer's "
+        "uid, without access to the judge's workspace.",
+    )
+    answer_command: list[str] = Field(
+        default_factory=list,
+        description="argv of a server that runs the answer as its own uid with only the answer "
+        "file; the test command is then the judge, talking to it over RLVR_RPC_FDS.",
+    )
+    nonce_stdin: bool = Field(
+        default=False,
+        description="Write the job's nonce on the test command's stdin (then close it); the "
+        "stack's own main reads it before any answer code runs and signs its report lines.",
+    )
+    revoke: list[str] = Field(
+        default_factory=list,
+        description="Paths the judge makes unreadable and unrunnable as soon as the test "
+        "command has started (a compiled test binary cannot then be re-run to list its tests).",
+    )
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
     workdir: str = Field(default=".", description="Run directory, relative to the workspace.")
     writable_workspace: bool = Field(
         default=False,
-        description="Run in a private writable workspace (the only file copy).",
+        description="plain jobs: the answer's uid may write the workspace (else read only).",
     )
     report: str = Field(default="pytest", description="Report adapter name or reference.")
     report_from: Literal["stdout", "file", "fd"] = "stdout"
@@ -87,6 +112,9 @@ class SandboxSpec(BaseModel):
     def _consistent(self) -> SandboxSpec:
         if self.runner == "command" and not self.test_command:
             raise ValueError("test_command is required when runner = 'command'")
+        if self.build_command and self.answer_command:
+            raise ValueError("set build_command or answer_command, not both")
+
         if self.report_from == "file" and not self.report_file:
             raise ValueError("report_from = 'file' needs report_file (the path the tool writes)")
         for path in (self.test_files.public, self.test_files.hidden):

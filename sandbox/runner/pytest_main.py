@@ -1,15 +1,19 @@
-"""Launch pytest inside the sandbox with rlvr's report plugin and nothing the answer can inject.
+"""The python stack's judge: pytest with rlvr's report plugin, the answer in another process.
 
-    python3 -I /opt/rlvr/pytest_main.py --answer-dir DIR TEST_FILE...
+    python3 -I /opt/rlvr/pytest_main.py --answer-module NAME TEST_FILE...
+
+Runs as the judge's uid with the tests in its private workspace. The answer is never imported
+here: `import NAME` gives a proxy module (rpc.py) whose functions and classes run in the
+answer's own process and uid (answer_server.py) and return plain data, so nothing the answer
+defines (`__eq__`, `__bool__`, metaclasses, import hooks, a patched `json` or `builtins`) runs
+in this process, and the answer sees neither the tests nor this process's frames.
 
 `-I` ignores PYTHON* variables, the user site and the current directory. Plugin autoload, the
 cache provider, conftest files and ini files are all off; rootdir and confcutdir are pinned to
-the tests' folder. Output capture is off (-s) so that everything the answer prints reaches the
-runner's capped pipes (a flood is cut there, not buffered in a file). The report goes to the
-pipe fd named by RLVR_REPORT_FD, one line per test, each line prefixed with the per-job nonce
-read from RLVR_NONCE_FD before any answer code is imported (the fd is closed right after). A
-final `done` line marks a session that ended on its own; its absence, or fewer test lines than
-expected, fails the answer.
+the tests' folder. The report goes to the pipe fd named by RLVR_REPORT_FD, one line per test,
+each prefixed with the per-job nonce read from RLVR_NONCE_FD (defence in depth: no answer
+process holds that pipe). A final `done` line marks a session that ended on its own; its
+absence, or fewer test lines than expected, fails the answer.
 """
 
 from __future__ import annotations
@@ -70,13 +74,32 @@ def _read_nonce() -> tuple[str, int]:
     return nonce, report_fd
 
 
+def _install_answer(module: str) -> None:
+    """`import <module>` gives the proxy; an answer that fails to import fails every test."""
+    import types
+
+    import rpc
+
+    try:
+        rpc.install(rpc.channel_from_env(), module)
+    except BaseException as e:  # reported through the tests' collection errors
+        why = f"the answer could not be imported: {type(e).__name__}: {e}"[:2000]
+        broken = types.ModuleType(module)
+
+        def __getattr__(name: str):
+            raise ImportError(why)
+
+        broken.__getattr__ = __getattr__  # type: ignore[attr-defined]
+        sys.modules[module] = broken
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 3 or argv[0] != "--answer-dir":
-        print("usage: pytest_main.py --answer-dir DIR TEST_FILE...", file=sys.stderr)
+    if len(argv) < 3 or argv[0] != "--answer-module":
+        print("usage: pytest_main.py --answer-module NAME TEST_FILE...", file=sys.stderr)
         return 2
-    answer_dir, tests = os.path.abspath(argv[1]), [os.path.abspath(t) for t in argv[2:]]
+    module, tests = argv[1], [os.path.abspath(t) for t in argv[2:]]
     nonce, report_fd = _read_nonce()
-    sys.path.insert(1, answer_dir)
+    _install_answer(module)
     tests_dir = os.path.dirname(tests[0])
     args = [
         "-q",

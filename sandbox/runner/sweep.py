@@ -1,9 +1,13 @@
-"""Clean-up of the sandbox user's leftovers, shared by the runner's `run` and `check` modes.
+"""Process and file clean-up for the runner, which runs as root with CAP_KILL, CAP_SETUID and
+CAP_SETGID only (no CAP_DAC_OVERRIDE, no CAP_FOWNER, no CAP_CHOWN).
 
-Every function here acts as uid 10001 only (a no-op for root), inside the container's own pid
-namespace, so it can never reach a host process: stop and kill every other process of the uid
-(`kill_sweep`, `freeze`), wipe /tmp, /dev/shm, /dev/mqueue and SysV IPC objects, and read the
-cgroup counters that tell a memory or pids limit was hit. Standard library only.
+Every job runs its judge and each answer under uids of their own, picked fresh per job
+(`fresh_uids`). Root is never an answer's uid, so "every process that is not root" is exactly
+what a job may leave behind: `freeze` stops all of them in one `kill(-1, SIGSTOP)` the moment
+the test command ends, `kill_all` kills them until none is left. Files are removed by a forked
+helper that takes the owner's uid (`as_uid`), because root here may not enter another uid's
+0700 directories; the removal walks with directory fds and an explicit stack, so a tree of any
+depth (or longer than PATH_MAX) goes without recursion. Standard library only.
 """
 
 from __future__ import annotations
@@ -11,53 +15,99 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import shutil
+import secrets
 import signal
+import stat
 import time
+from collections.abc import Callable
 
-SANDBOX_UID = 10001
 SCRATCH_ROOT = "/tmp"
+SHARED_DIRS = ("/dev/shm", "/dev/mqueue")
+UID_BASE = 100_000
+UID_SPAN = 1 << 30
+IPC_RMID = 0
+WIPE_BUDGET = 500_000
 
 
-def remove_tree(path: str) -> None:
-    """rm -rf that first restores write permission on directories we own."""
-    if not os.path.lexists(path):
-        return
-    if os.path.isdir(path) and not os.path.islink(path):
-        for root, dirs, _files in os.walk(path):
-            for d in dirs:
-                p = os.path.join(root, d)
-                if not os.path.islink(p):
-                    with contextlib.suppress(OSError):
-                        os.chmod(p, 0o700)
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o700)
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+def fresh_uids(n: int) -> list[int]:
+    """`n` consecutive unused uids (the judge's first, then one per answer)."""
+    base = UID_BASE + secrets.randbelow(UID_SPAN)
+    return [base + i for i in range(n)]
 
 
-def _others(keep: set[int]) -> dict[int, str]:
-    """Live processes of our uid, except `keep`: pid -> name.
+def drop_to(uid: int) -> None:
+    """In a forked child: become `uid`:`uid` with no groups and no capabilities, for good."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    os.umask(0o077)
 
-    A zombie whose other threads still run (its main thread exited) counts as live.
-    """
+
+def as_uid(uid: int, fn: Callable[[], object], timeout: float = 30.0) -> str | None:
+    """Run `fn` in a forked child as `uid`; None when it returned, else the error text."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 0
+        try:
+            os.close(r)
+            drop_to(uid)
+            err = fn()
+            if err:
+                os.write(w, str(err).encode()[:2000])
+                code = 1
+        except BaseException as e:  # reported to the parent as text
+            with contextlib.suppress(Exception):
+                os.write(w, f"{type(e).__name__}: {e}".encode()[:2000])
+            code = 1
+        os._exit(code)
+    os.close(w)
+    end = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > end:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = -1
+            break
+        time.sleep(0.001)
+    with os.fdopen(r, "rb") as fh:
+        text = fh.read(4000).decode("utf-8", "replace")
+    if status == 0:
+        return None
+    return text or f"helper as uid {uid} failed (status {status})"
+
+
+def _status(pid: str) -> tuple[int, str, int] | None:
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+    try:
+        uid = int(fields.get("Uid", "-1").split()[0])
+        threads = int(fields.get("Threads", "1").strip() or 1)
+    except ValueError:
+        return None
+    return uid, fields.get("State", "").strip()[:1], threads
+
+
+def non_root(skip: set[int] | None = None) -> dict[int, int]:
+    """Live processes that are not root: pid -> uid. A zombie with live threads counts."""
     found = {}
     for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) in keep:
+        if not name.isdigit() or (skip and int(name) in skip):
             continue
-        try:
-            with open(f"/proc/{name}/status") as fh:
-                status = fh.read()
-        except OSError:
+        st = _status(name)
+        if st is None:
             continue
-        fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-        uid = int(fields.get("Uid", "-1").split()[0])
-        state = fields.get("State", "").strip()[:1]
-        threads = int(fields.get("Threads", "1").strip() or 1)
-        if uid == SANDBOX_UID and (state not in ("Z", "X") or threads > 1):
-            found[int(name)] = fields.get("Name", "?").strip()
+        uid, state, threads = st
+        if uid != 0 and (state not in ("Z", "X") or threads > 1):
+            found[int(name)] = uid
     return found
 
 
@@ -71,47 +121,34 @@ def reap() -> None:
             return
 
 
-def kill_sweep() -> bool:
-    """Stop then kill every other process of the sandbox uid; True when none is left."""
-    if os.getuid() != SANDBOX_UID:
-        return True
-    keep = {os.getpid(), os.getppid(), 1}
-    for _ in range(400):
-        pids = list(_others(keep))
-        if not pids:
-            return True
-        for sig in (signal.SIGSTOP, signal.SIGKILL):
-            for pid in pids:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, sig)
-        reap()
-        time.sleep(0.002)
-    return not _others(keep)
+def _root_pids() -> list[int]:
+    me = os.getpid()
+    out = []
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, me):
+            st = _status(name)
+            if st is not None and st[0] == 0:
+                out.append(int(name))
+    return out
 
 
-def freeze(exclude: int) -> list[str]:
-    """Stop every other process of the sandbox uid in one kill(-1), the moment the command ended.
+def freeze(skip: set[int] | None = None) -> list[int]:
+    """Stop every process in the container in one kill(-1), resume root's own ones.
 
-    Returns the names of those still alive (not merely exiting): they outlived the test command
-    and could have rewritten its report after it ended, so the report is not trusted. Our parent
-    (`timeout`, same uid) is stopped too and resumed at once.
+    Returns the pids (not root, not in `skip`) that were alive and not merely exiting: they
+    outlived the command they belonged to.
     """
-    if os.getuid() != SANDBOX_UID:
-        return []
     with contextlib.suppress(OSError):
         os.kill(-1, signal.SIGSTOP)
-    parent = os.getppid()
-    if parent > 1:
+    for pid in _root_pids():  # our `timeout` parent, pid 1's `sleep`
         with contextlib.suppress(OSError):
-            os.kill(parent, signal.SIGCONT)
-    keep = {os.getpid(), parent, 1, exclude}
+            os.kill(pid, signal.SIGCONT)
     end = time.monotonic() + 0.2
-    while True:  # let processes that were already dying (SIGKILL pending, exiting) go
-        left = _others(keep)
-        stopped = all(_state(pid) in ("T", "t") for pid in left)
-        if stopped or time.monotonic() >= end:
-            return sorted(left.values())
+    while True:  # let processes that were already dying go
         reap()
+        left = non_root(skip)
+        if all(_state(p) in ("T", "t") for p in left) or time.monotonic() >= end:
+            return sorted(left)
         time.sleep(0.002)
 
 
@@ -123,51 +160,156 @@ def _state(pid: int) -> str:
         return "X"
 
 
-SHARED_DIRS = ("/dev/shm", "/dev/mqueue")
-IPC_RMID = 0
+def kill_all(skip: set[int] | None = None) -> bool:
+    """SIGKILL every process that is not root until none is left; True when none is."""
+    for _ in range(400):
+        pids = list(non_root(skip))
+        if not pids:
+            return True
+        for sig in (signal.SIGSTOP, signal.SIGKILL):
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+        reap()
+        time.sleep(0.002)
+    return not non_root(skip)
 
 
-def wipe_ipc() -> bool:
-    """Remove SysV shared memory, message queues and semaphores of our uid (they outlive jobs)."""
+def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
+    """Remove `name` in directory fd `parent`, depth-first with an explicit stack (no recursion).
+
+    Directories are made searchable first (we own them); entries we cannot remove are skipped
+    once, so the walk always ends; `budget` bounds the total work.
+    """
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        st = os.lstat(name, dir_fd=parent)
+    except OSError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=parent)
+        return
+    with contextlib.suppress(OSError):
+        os.chmod(name, 0o700, dir_fd=parent)
+    try:
+        fd = os.open(name, flags, dir_fd=parent)
+    except OSError:
+        return
+    stack, stuck = [name], set()
+    while stack and budget[0] > 0:
+        sub = None
+        with contextlib.suppress(OSError), os.scandir(fd) as entries:
+            for e in entries:
+                budget[0] -= 1
+                if e.is_dir(follow_symlinks=False):
+                    if e.inode() not in stuck:
+                        sub = e.name
+                        break
+                    continue
+                with contextlib.suppress(OSError):
+                    os.unlink(e.name, dir_fd=fd)
+        if sub is not None:
+            with contextlib.suppress(OSError):
+                os.chmod(sub, 0o700, dir_fd=fd)
+            try:
+                nfd = os.open(sub, flags, dir_fd=fd)
+            except OSError:
+                with contextlib.suppress(OSError):
+                    stuck.add(os.lstat(sub, dir_fd=fd).st_ino)
+                budget[0] -= 1
+                continue
+            os.close(fd)
+            fd = nfd
+            stack.append(sub)
+            continue
+        up = os.open("..", flags, dir_fd=fd)
+        here = os.fstat(fd).st_ino
+        os.close(fd)
+        fd = up
+        done = stack.pop()
+        try:
+            os.rmdir(done, dir_fd=fd if stack else parent)
+        except OSError:
+            stuck.add(here)
+    os.close(fd)
+
+
+def wipe_own() -> None:
+    """As one uid: remove what it owns in /tmp, /dev/shm, /dev/mqueue and its SysV IPC."""
+    me = os.getuid()
+    budget = [WIPE_BUDGET]
+    for root in (SCRATCH_ROOT, *SHARED_DIRS):
+        try:
+            rfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            for name in os.listdir(rfd):
+                with contextlib.suppress(OSError):
+                    if os.lstat(name, dir_fd=rfd).st_uid == me:
+                        remove_tree_at(rfd, name, budget)
+        finally:
+            os.close(rfd)
+    wipe_ipc(me)
+
+
+def _owners() -> set[int]:
+    """Uids (not root) that own anything in the scratch dirs or SysV IPC."""
+    uids = set()
+    for root in (SCRATCH_ROOT, *SHARED_DIRS):
+        with contextlib.suppress(OSError):
+            for name in os.listdir(root):
+                with contextlib.suppress(OSError):
+                    uids.add(os.lstat(os.path.join(root, name)).st_uid)
+    for kind in ("shm", "msg", "sem"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/sysvipc/{kind}") as fh:
+                header, *rows = [line.split() for line in fh if line.strip()]
+            col = header.index("uid")
+            uids.update(int(row[col]) for row in rows)
+    uids.discard(0)
+    return uids
+
+
+def wipe_ipc(uid: int) -> None:
     libc = ctypes.CDLL(None, use_errno=True)
     calls = {"shm": libc.shmctl, "msg": libc.msgctl, "sem": libc.semctl}
-    left = False
     for kind, ctl in calls.items():
         try:
             with open(f"/proc/sysvipc/{kind}") as fh:
                 header, *rows = [line.split() for line in fh if line.strip()]
-        except OSError:
+        except (OSError, ValueError):
             continue
         id_col = header.index({"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind])
         for row in rows:
-            if int(row[header.index("uid")]) != SANDBOX_UID:
+            if int(row[header.index("uid")]) != uid:
                 continue
-            args = (
-                (int(row[id_col]), 0, IPC_RMID)
-                if kind == "sem"
-                else (int(row[id_col]), IPC_RMID, None)
-            )
-            left = ctl(*args) != 0 or left
-    return not left
+            args = (int(row[id_col]), 0, IPC_RMID) if kind == "sem" else (
+                int(row[id_col]), IPC_RMID, None)  # fmt: skip
+            ctl(*args)
 
 
-def wipe_scratch() -> bool:
-    """Remove what the sandbox uid left in /tmp, /dev/shm, /dev/mqueue and SysV IPC.
+def wipe_all(extra: list[int] | tuple[int, ...] = ()) -> bool:
+    """Kill every non-root process, then wipe as each owning uid; True when all is empty."""
+    kill_all()
+    for _ in range(3):
+        owners = _owners() | set(extra)
+        if not owners:
+            break
+        for uid in sorted(owners):
+            as_uid(uid, wipe_own, timeout=10.0)
+        extra = ()
+    return not _owners() and all(_empty(d) for d in (SCRATCH_ROOT, *SHARED_DIRS))
 
-    True when all of them are empty again (else the container is replaced).
-    """
-    clean = True
-    for root in (SCRATCH_ROOT, *SHARED_DIRS):
-        try:
-            names = os.listdir(root)
-        except OSError:
-            continue
-        for name in names:
-            remove_tree(os.path.join(root, name))
-        clean = clean and not os.listdir(root)
-    if os.getuid() == SANDBOX_UID:
-        clean = wipe_ipc() and clean
-    return clean
+
+def _empty(path: str) -> bool:
+    try:
+        return not os.listdir(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 def cgroup_counter(path: str, key: str) -> int:
