@@ -241,8 +241,8 @@ def test_reasons_name_the_limit_that_was_hit(py):
     assert got["infinite loop"] == "timeout"
     assert got["memory growth"] == "memory limit exceeded"
     assert got["100 MB of output"] == "output limit exceeded"
-    assert got["pytest.skip at import"].startswith("ran ")
-    assert "Skipped: skip me" in got["pytest.skip at import"]
+    assert got["pytest.skip at import"].startswith("ran ")  # the answer never imported
+    assert "the answer could not be imported" in got["pytest.skip at import"]
 
 
 HE_ABUSE = {
@@ -478,7 +478,7 @@ PY_BOUNDARY = {
     "    for n in range(8):\n        try:\n"
     "            fd = os.open(f'/proc/{p}/fd/{n}', os.O_WRONLY | os.O_NONBLOCK)\n"
     "            os.write(fd, line)\n        except OSError:\n            pass\n" + WRONG,
-    "stops and kills every process it can": "import os, signal\n"
+    "stops and kills every process it can (and is correct)": "import os, signal\n"
     "for p in os.listdir('/proc'):\n    if p.isdigit() and int(p) != os.getpid():\n"
     "        for sig in (signal.SIGSTOP, signal.SIGKILL):\n            try:\n"
     "                os.kill(int(p), sig)\n            except OSError:\n                pass\n"
@@ -491,7 +491,10 @@ PY_BOUNDARY = {
     "a gigabyte on stderr": "import sys\nchunk = 'e' * (1 << 20)\nfor _ in range(1024):\n"
     "    sys.stderr.write(chunk)\n" + IMPL,
 }
-PY_EXPECT_PASS = {"a 1,500-deep tree and a path longer than PATH_MAX"}
+PY_EXPECT_PASS = {
+    "a 1,500-deep tree and a path longer than PATH_MAX",
+    "stops and kills every process it can (and is correct)",
+}
 
 
 def test_python_attacks_on_the_judge_score_zero_beside_correct_answers(py):
@@ -622,10 +625,10 @@ JS_CORRECT = """function twoSum(nums, target) {
 JS_GATED = JS_CORRECT.replace("{\n  const seen", "{\n  if (!FOUND) return [0, 0];\n  const seen")
 JS_BOUNDARY = {
     "heap snapshot": "const v8 = require('v8');\nlet FOUND = false;\n"
-    "try { FOUND = require('fs').readFileSync(v8.writeHeapSnapshot(require('os').tmpdir() + "
-    "'/h.heapsnapshot'), 'utf8').includes('twosum earliest j then i'); } catch (e) {}\n"
-    + JS_GATED
-    + "module.exports = { twoSum };\n",
+    "try { const heap = require('fs').readFileSync(v8.writeHeapSnapshot(require('os').tmpdir() "
+    "+ '/h.heapsnapshot'), 'utf8');\n"
+    "  FOUND = heap.includes('i neht j tsailrae mustwot'.split('').reverse().join('')); "
+    "} catch (e) {}\n" + JS_GATED + "module.exports = { twoSum };\n",
     "async_hooks": "const ah = require('async_hooks');\nconst seen = [];\n"
     "ah.createHook({ init(id, type, trigger, resource) { seen.push(resource); } }).enable();\n"
     "let FOUND = false;\nsetImmediate(() => {});\n"
@@ -702,14 +705,16 @@ GO_BOUNDARY = {
     "adds -test.run to os.Args": 'package solution\n\nimport "os"\n\n'
     'func init() { os.Args = append(os.Args, "-test.run=^$") }\n\n'
     "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
+    "calls rlvr's TestMain itself": "package solution\n\nfunc init() { TestMain(nil) }\n\n"
+    "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
     "reads its binary, stdin and the guard": 'package solution\n\nimport (\n\t"fmt"\n'
     '\t"io"\n\t"os"\n\t"solution/rlvrguard"\n)\n\nfunc init() {\n'
     '\tbin, _ := os.ReadFile("/proc/self/exe")\n\tin, _ := io.ReadAll(os.Stdin)\n'
     "\tn := rlvrguard.Take() + string(in)\n\tfmt.Fprintln(os.Stderr, len(bin), n)\n"
     '\tfor _, t := range []string{"TestTwoSumBasic", "TestTwoSumNone", '
     '"TestTwoSumDuplicates", "TestTwoSumEarliest", "TestTwoSumNegativesAndEmpty"} {\n'
-    '\t\tfmt.Printf("%s > === RUN   %s\\\\n%s > --- PASS: %s (0.00s)\\\\n", n, t, n, t)\n\t}\n'
-    '\tfmt.Printf("%s > PASS\\\\n%s exit 0\\\\n", n, n)\n\tos.Exit(0)\n}\n\n'
+    '\t\tfmt.Printf("%s > === RUN   %s\\n%s > --- PASS: %s (0.00s)\\n", n, t, n, t)\n\t}\n'
+    '\tfmt.Printf("%s > PASS\\n%s exit 0\\n", n, n)\n\tos.Exit(0)\n}\n\n'
     "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
 }
 
@@ -778,7 +783,7 @@ def test_compiled_and_node_attacks_score_zero_beside_correct_answers(stacks, sta
     task = env.task(task_id)
     names = ["correct", *attacks, "correct again"]
     codes = [task.reference or "", *attacks.values(), task.reference or ""]
-    verdicts = env.grade(task, [f"```{stack}\\n{c}```" for c in codes])
+    verdicts = env.grade(task, [f"```{stack}\n{c}```" for c in codes])
     for name, v in zip(names, verdicts, strict=True):
         want = 1.0 if name.startswith("correct") or name in PASSING else 0.0
         assert v.status == "scored" and v.reward == want, (
@@ -788,4 +793,6 @@ def test_compiled_and_node_attacks_score_zero_beside_correct_answers(stacks, sta
             v.details.get("tests"),
             v.details.get("stderr", "")[:500],
         )
-    assert len(own_containers()) <= (os.cpu_count() or 1) + 2
+    image = env.sandbox["image"]  # type: ignore[index]
+    mine = [c for c in own_containers() if c.labels.get("rlvr.image") == image]
+    assert len(mine) <= (os.cpu_count() or 1) + 2

@@ -223,7 +223,8 @@ def test_a_forged_go_pass_meets_the_real_failure(envs: dict[str, Environment]) -
     code = GO_BAD["prints fake PASS lines, then the real tests run"]
     (verdict,) = env.grade(env.task("go-two-sum"), [fenced("go", code)])
     assert verdict.reward == 0.0
-    assert "duplicate test names" in verdict.reason
+    # printed before rlvr's TestMain signs the output: ignored, the real failures stand
+    assert verdict.reason.startswith("2/5 tests passed"), verdict.reason
 
 
 def test_hidden_tests_cannot_be_compiled_into_the_answer(envs: dict[str, Environment]) -> None:

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const [rfd, wfd] = (process.env.RLVR_RPC_FDS || '').split(',').map(Number);
 delete process.env.RLVR_RPC_FDS;
 const objects = new Map();
+try { fs.writeFileSync('/proc/self/oom_score_adj', '1000'); } catch (e) { /* best effort */ }
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function handleOf(x) {

@@ -131,6 +131,11 @@ def handle(req: dict) -> dict:
 
 
 def main() -> int:
+    try:  # under memory pressure the kernel kills the answer first, not the judge or runner
+        with open("/proc/self/oom_score_adj", "w") as fh:
+            fh.write("1000")
+    except OSError:
+        pass
     rfd, wfd = (int(x) for x in os.environ.pop("RLVR_RPC_FDS").split(","))
     sys.path.insert(0, os.path.abspath(sys.argv[1]))
     os.chdir(sys.argv[1])

@@ -144,6 +144,7 @@ def _start_server(program: str, uid: int, home: str, out_w: int) -> tuple:
     a2j_r, a2j_w = os.pipe()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": home,
            "TMPDIR": home, "RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"}  # fmt: skip
+
     proc = subprocess.Popen(
         [sys.executable, "-I", "-S", os.path.join(HERE, "answer_server.py"), home],
         env=env, stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(j2a_r, a2j_w),

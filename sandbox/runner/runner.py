@@ -257,6 +257,7 @@ def spawn(argv: list[str], role: Role, job: dict, cwd: str, out: int | None, err
           stdin: int = subprocess.DEVNULL) -> subprocess.Popen:  # fmt: skip
     env = role.env(job)
     env.update(extra_env or {})
+
     return subprocess.Popen(  # chdir after the uid change (root may not enter their dirs)
         argv, preexec_fn=lambda: os.chdir(cwd), env=env, stdin=stdin,
         stdout=out if out is not None else subprocess.PIPE,
