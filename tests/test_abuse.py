@@ -208,7 +208,7 @@ def own_containers() -> list:
 @pytest.fixture(scope="module")
 def py() -> tuple[CodeGrader, Task]:
     folder = ROOT / "envs" / "python"
-    table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 8, "memory_mb": 256}
+    table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 15, "memory_mb": 256}
     grader = CodeGrader(sandbox=table, env_dir=str(folder), pool_size=1)
     return grader, rlvr.load_env("python").task("python/reverse_words")
 
@@ -700,11 +700,61 @@ func init() {
 
 func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }
 """
+GO_INTERCEPT = r"""package solution
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func init() {
+	var orig syscall.Stat_t
+	if syscall.Fstat(1, &orig) != nil {
+		return
+	}
+	go func() {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
+			for fd := 3; fd < 64; fd++ {
+				var st syscall.Stat_t
+				if syscall.Fstat(fd, &st) != nil || st.Ino != orig.Ino {
+					continue
+				}
+				keep, err := syscall.Dup(fd)
+				if err != nil {
+					continue
+				}
+				var p [2]int
+				if syscall.Pipe(p[:]) != nil || syscall.Dup3(p[1], fd, 0) != nil {
+					continue
+				}
+				out := os.NewFile(uintptr(keep), "real")
+				sc := bufio.NewScanner(os.NewFile(uintptr(p[0]), "stolen"))
+				for sc.Scan() {
+					line := strings.Replace(sc.Text(), "--- FAIL", "--- PASS", 1)
+					line = strings.Replace(line, " exit 1", " exit 0", 1)
+					out.WriteString(line + "\n")
+					if strings.Contains(line, " exit ") {
+						os.Exit(0)
+					}
+				}
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+}
+
+func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }
+"""
 GO_BOUNDARY = {
     "-test.list or its own function table, then fake lines": GO_LIST_AND_FORGE,
     "adds -test.run to os.Args": 'package solution\n\nimport "os"\n\n'
     'func init() { os.Args = append(os.Args, "-test.run=^$") }\n\n'
     "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
+    "intercepts TestMain's signed output and rewrites it": GO_INTERCEPT,
     "calls rlvr's TestMain itself": "package solution\n\nfunc init() { TestMain(nil) }\n\n"
     "func TwoSum(nums []int, target int) (int, int, bool) { return 0, 1, true }\n",
     "reads its binary, stdin and the guard": 'package solution\n\nimport (\n\t"fmt"\n'

@@ -3,14 +3,19 @@ package solution
 // Added to every go job by rlvr. The test binary runs its tests only when the sandbox runner
 // (root, not pid 1) started it with exactly the runner's flags: a copy the answer starts itself
 // (`-test.list` to learn the names, `-test.run` to pick tests) exits at once. Everything the
-// tests print on stdout is read here and re-printed as `<nonce> > <line>`, with the job's
-// nonce that only this function holds (rlvrguard), then `<nonce> exit <code>` with m.Run's own
-// result.
-// Lines the answer prints itself carry no nonce; lines it slips into the captured stream are
-// signed but can only add results (duplicates, unknown names), never change m.Run's code.
+// tests print on stdout is read here and re-printed as `<mac> <seq> > <line>`, then
+// `<mac> <seq> exit <code>` with m.Run's own result, where mac is an HMAC-SHA256 of
+// "<seq> <text>" keyed with the job's nonce, which only this function holds (rlvrguard). The host
+// keeps only lines whose mac verifies, in unbroken sequence, ending with `exit 0`. Lines the
+// answer prints carry no valid mac; lines it slips into the captured stream are signed but can
+// only add results (duplicates, unknown names); lines it intercepts leave a gap; none of it can
+// change m.Run's code.
 
 import (
 	"bufio"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -74,12 +79,20 @@ func TestMain(m *testing.M) {
 	if err != nil || syscall.Dup3(int(w.Fd()), 1, 0) != nil {
 		rlvrRefuse("cannot capture stdout")
 	}
+	seq := 0
+	sign := func(text string) {
+		body := fmt.Sprintf("%d %s", seq, text)
+		mac := hmac.New(sha256.New, []byte(nonce))
+		mac.Write([]byte(body))
+		fmt.Fprintf(out, "%s %s\n", hex.EncodeToString(mac.Sum(nil))[:32], body)
+		seq++
+	}
 	done := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(r)
 		sc.Buffer(make([]byte, 64*1024), 1024*1024)
 		for sc.Scan() {
-			fmt.Fprintf(out, "%s > %s\n", nonce, sc.Text())
+			sign("> " + sc.Text())
 		}
 		close(done)
 	}()
@@ -88,6 +101,6 @@ func TestMain(m *testing.M) {
 	syscall.Dup3(int(devnull.Fd()), 1, 0)
 	w.Close()
 	<-done
-	fmt.Fprintf(out, "%s exit %d\n", nonce, code)
+	sign(fmt.Sprintf("exit %d", code))
 	os.Exit(code)
 }
