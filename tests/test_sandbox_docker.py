@@ -310,3 +310,33 @@ def test_cli_build_names_unknown_stacks():
     result = CliRunner().invoke(app, ["build", "cobol"])
     assert result.exit_code != 0
     assert "no code environment named ['cobol']" in str(result.exception)
+
+
+def test_a_stopped_exec_is_cut_by_the_watchdog_and_its_container_dies():
+    from rlvr.sandbox.docker import Container
+
+    c = Container(_spec())
+    try:  # the process on the other end of the stream stops itself: the read must still end
+        out = c.exec(["sh", "-c", "kill -STOP $$; sleep 1000"], "0:0", {}, 3)
+        assert out.watchdog is True and out.result is None
+        assert not c.running()
+    finally:
+        c.remove()
+
+
+def test_the_host_keeps_only_a_capped_part_of_what_an_exec_writes():
+    import resource
+
+    from rlvr.sandbox.docker import Container
+
+    c = Container(_spec())
+    flood = "import os\nb = b'x' * (1 << 20)\nfor _ in range(1024):\n    os.write({}, b)\n"
+    try:
+        rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        for fd in (1, 2):  # a gigabyte on stdout, then on stderr
+            out = c.exec(["python3", "-c", flood.format(fd)], "0:0", {}, 300, max_bytes=1 << 20)
+            assert out.result is None and not out.watchdog and len(out.stderr) <= 64 << 10
+        grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss0) / 1024
+        assert grown_mb < 200, f"the host process grew by {grown_mb:.0f} MB"
+    finally:
+        c.remove()

@@ -42,6 +42,7 @@ RUNNER_FILES = (
     "rpc.py", "answer_server.py", "answer_server.js", "judge.js",
 )  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
+TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size
 STDERR_CAP = 64 << 10
 _INSTALL = (
     "import json,os,sys\n"
@@ -106,8 +107,8 @@ class Container:
                 security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
                 memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
                 nano_cpus=int(spec.cpus * 1e9), labels={**pool_labels(), "rlvr.image": spec.image},
-                tmpfs={"/w": f"size={mb}m,mode=755", "/tmp": f"size={mb}m,mode=1777,exec",
-                       "/opt/rlvr": "size=8m,mode=755"},
+                tmpfs={"/w": f"size={mb}m,mode=755", "/opt/rlvr": "size=8m,mode=755",
+                       "/tmp": f"size={mb}m,mode=1777,exec,nr_inodes={TMP_INODES}"},
                 ulimits=[Ulimit(name="nofile", soft=spec.nofile, hard=spec.nofile),
                          Ulimit(name="fsize", soft=spec.fsize_mb << 20, hard=spec.fsize_mb << 20)],
             )  # fmt: skip

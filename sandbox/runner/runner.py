@@ -45,6 +45,7 @@ from sweep import (
     fresh_uids,
     kill_all,
     limit_counters,
+    non_root,
     wipe_all,
 )
 
@@ -368,8 +369,6 @@ def run_test(job: dict, j: Role, u: Role, mode: str, deadline: float, out_cap: i
     # who may still write to the report: U in plain/build mode, only J in server mode
     watched = {j.uid, u.uid} if mode != "server" else {j.uid}
     alive = freeze(skip={server.pid} if server else None)
-    from sweep import non_root
-
     uids = non_root()
     lingering = sorted({_comm(p) for p in alive if uids.get(p) in watched})
     kill_all()

@@ -27,6 +27,7 @@ UID_BASE = 100_000
 UID_SPAN = 1 << 30
 IPC_RMID = 0
 WIPE_BUDGET = 500_000
+WIPE_SECONDS = 4.0  # past this the container is replaced rather than wiped
 
 
 def fresh_uids(n: int) -> list[int]:
@@ -179,7 +180,7 @@ def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
     """Remove `name` in directory fd `parent`, depth-first with an explicit stack (no recursion).
 
     Directories are made searchable first (we own them); entries we cannot remove are skipped
-    once, so the walk always ends; `budget` bounds the total work.
+    once, so the walk always ends; `budget` ([entries, monotonic deadline]) bounds the work.
     """
     flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
     try:
@@ -197,7 +198,7 @@ def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
     except OSError:
         return
     stack, stuck = [name], set()
-    while stack and budget[0] > 0:
+    while stack and budget[0] > 0 and time.monotonic() < budget[1]:
         sub = None
         with contextlib.suppress(OSError), os.scandir(fd) as entries:
             for e in entries:
@@ -238,7 +239,7 @@ def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
 def wipe_own() -> None:
     """As one uid: remove what it owns in /tmp, /dev/shm, /dev/mqueue and its SysV IPC."""
     me = os.getuid()
-    budget = [WIPE_BUDGET]
+    budget = [WIPE_BUDGET, time.monotonic() + WIPE_SECONDS]
     for root in (SCRATCH_ROOT, *SHARED_DIRS):
         try:
             rfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
