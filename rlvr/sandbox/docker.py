@@ -266,8 +266,16 @@ class ContainerPool:
             threading.Thread(target=c.remove, daemon=True).start()
         self._slots.release()
 
-    def run(self, payload: dict[str, Any], mode: str) -> ExecOutcome:
-        """One job on one container: a single exec of the runner (as root, see module doc)."""
+    def run(
+        self, payload: dict[str, Any], mode: str, files: dict[str, str] | None = None
+    ) -> ExecOutcome:
+        """One job on one container: a single exec of the runner (as root, see module doc).
+
+        `files` (optional) are added to the payload's own `files`: the runner writes them into
+        the workspaces of the uids that may see them.
+        """
+        if files:
+            payload = {**payload, "files": {**payload.get("files", {}), **files}}
         c = self._acquire()
         healthy = False
         try:
