@@ -7,6 +7,7 @@ One name from two sources is an error that names both; nothing is silently shado
 """
 
 from __future__ import annotations
+
 import importlib
 import json
 import os
