@@ -106,6 +106,9 @@ class FunctionGrader:
                 pool_size=self.options.pool_size,
             )  # fmt: skip
         self._pool: Any = None
+        from rlvr.sandbox.client import install_signal_handlers
+
+        install_signal_handlers()  # a pool made later on a worker thread is still cleaned up
 
     @property
     def pool(self) -> Any:

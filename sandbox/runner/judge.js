@@ -73,7 +73,7 @@ function call(op, fields) {
   }
   const line = readLine();
   if (line === null) {
-    dead = 'the answer process exited or sent an oversized reply';
+    dead = 'the answer exited before the tests finished (or sent an oversized reply)';
     throw new AnswerError(dead);
   }
   let msg;

@@ -88,7 +88,9 @@ class Channel:
             line = b""
             self.dead = f"the answer process is gone ({e})"
         if not line.endswith(b"\n"):
-            self.dead = self.dead or "the answer process exited or sent an oversized reply"
+            self.dead = self.dead or (
+                "the answer exited before the tests finished (or sent an oversized reply)"
+            )
             raise AnswerError(self.dead)
         try:
             msg = json.loads(line)
