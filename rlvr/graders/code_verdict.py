@@ -42,10 +42,10 @@ def infra_verdict(detail: str) -> Verdict:
 
 
 def _limit_reason(r: dict[str, Any]) -> str | None:
+    if r.get("oom"):  # a job slowed to its deadline by memory pressure names the memory
+        return "memory limit exceeded"
     if r.get("timed_out"):
         return "timeout"
-    if r.get("oom"):
-        return "memory limit exceeded"
     if r.get("output_overflow"):
         return "output limit exceeded"
     return None
