@@ -94,7 +94,7 @@ DEMO_TRAIN: dict[str, Any] = {
     "threads": 1,
     "save_every": 10,
     "task_filter": {"difficulty": "easy"},
-    "eval_tasks": None,  # every held-out easy task
+    "eval_tasks": 10_000,  # every held-out easy task (there are 30)
 }
 EVAL_SAMPLES = 16
 

@@ -61,8 +61,9 @@ class TrainConfig(BaseModel):
     eval_tasks: int | None = Field(
         default=64,
         ge=0,
-        description="Held-out tasks per evaluation, a stable subset of the test split after "
-        "task_filter (None: all of them; 0: no evaluation).",
+        description="Held-out tasks per evaluation: at most this many, a stable subset of the "
+        "test split after task_filter (0: no evaluation; a number above the split's size, or "
+        "None from Python, evaluates all of them).",
     )
     eval_samples: int = Field(
         default=4, ge=1, description="Answers sampled per held-out task (pass@1 is their mean)."
