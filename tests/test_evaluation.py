@@ -166,3 +166,23 @@ def test_training_evaluates_held_out_and_a_run_folder_is_a_model(tmp_path: Path)
     from rlvr.policies import resolve_model
 
     assert resolve_model(str(run)).endswith("step-000004/policy")
+
+
+@pytest.mark.parametrize("algo", ["ppo", "dpo"])
+def test_ppo_and_dpo_evaluate_held_out_too(algo: str, tmp_path: Path) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from learner_env import FAST, digit_env
+
+    from rlvr.learners.config import build_config
+    from rlvr.learners.run import train
+
+    settings = {k: v for k, v in FAST.items() if not (algo == "dpo" and k == "prompts_per_step")}
+    cfg = build_config(
+        {**settings, "algo": algo, "steps": 2, "eval_tasks": 4, "eval_samples": 2, "eval_every": 1}
+    )
+    run = train(cfg, tmp_path / "run", env=digit_env(n=24, const=4, flaky=4))
+    rows = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows if "eval/pass@1" in r] == [0, 1, 2]
+    assert [r["step"] for r in rows if "eval/pass@1" not in r] == [1, 2]
