@@ -48,6 +48,15 @@ def test_bundled_splits_hold_out_tasks_and_humaneval_is_evaluation_only() -> Non
         humaneval.tasks_in("train")
 
 
+@pytest.mark.parametrize("name", [n for n in ENV_NAMES if n.startswith("humaneval")])
+def test_every_humaneval_stack_is_evaluation_only(name: str) -> None:
+    """HumanEval in any stack is a benchmark: training on it would contaminate the score."""
+    split = load_env(name).split
+    assert split.test_fraction == 1.0 and split.test_ids is None, (
+        f"envs/{name}/env.toml: add `[split]` with `test_fraction = 1.0` (every task held out)"
+    )
+
+
 def test_hash_is_uniform_enough_and_fixed() -> None:
     values = [hash_unit(f"task-{i}") for i in range(4000)]
     assert 0.18 < sum(v < 0.2 for v in values) / len(values) < 0.22
