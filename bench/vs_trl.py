@@ -7,12 +7,14 @@ math grader through `rlvr.integrations.trl.reward_funcs` for TRL), G answers per
 prompts per step, completion limit, learning rate, beta = 0, one update per batch and the same
 torch thread count. Reported: median seconds per step (set-up excluded, first step dropped as
 warm-up) for each, and the ratio TRL / rlvr, for rlvr as is and with async_sampling (step t+1
-sampled on a copy of the weights while step t trains; one update stale).
+sampled on a copy of the weights while step t trains; one update stale). Process CPU seconds
+per step are printed beside the wall time: on a shared, busy machine they move much less.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import tempfile
 import time
@@ -22,9 +24,18 @@ import torch
 import rlvr
 
 
+def stamp_now() -> tuple[float, float]:
+    """(wall, process CPU) seconds: CPU time is what a shared, busy machine changes least."""
+    return time.perf_counter(), time.process_time()
+
+
+def deltas(stamps: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [(b[0] - a[0], b[1] - a[1]) for a, b in itertools.pairwise(stamps)]
+
+
 def rlvr_steps(
     args: argparse.Namespace, env: rlvr.Environment, async_sampling: bool
-) -> list[float]:
+) -> list[tuple[float, float]]:
     from rlvr.learners.config import LearnerConfig
     from rlvr.learners.grpo import train
 
@@ -43,14 +54,14 @@ def rlvr_steps(
         save_every=0,
         async_sampling=async_sampling,
     )
-    stamps: list[float] = []
+    stamps: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as out:
-        t0 = time.perf_counter()
-        train(cfg, out, env=env, on_row=lambda _row: stamps.append(time.perf_counter()))
-    return [b - a for a, b in zip([t0, *stamps[:-1]], stamps, strict=True)]
+        stamps.append(stamp_now())
+        train(cfg, out, env=env, on_row=lambda _row: stamps.append(stamp_now()))
+    return deltas(stamps)
 
 
-def trl_steps(args: argparse.Namespace, env: rlvr.Environment) -> list[float]:
+def trl_steps(args: argparse.Namespace, env: rlvr.Environment) -> list[tuple[float, float]]:
     from transformers import AutoModelForCausalLM, TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
@@ -60,13 +71,13 @@ def trl_steps(args: argparse.Namespace, env: rlvr.Environment) -> list[float]:
 
     class Clock(TrainerCallback):
         def __init__(self) -> None:
-            self.times: list[float] = []
+            self.times: list[tuple[float, float]] = []
 
         def on_step_begin(self, *a, **k) -> None:
-            self.start = time.perf_counter()
+            self.start = stamp_now()
 
         def on_step_end(self, *a, **k) -> None:
-            self.times.append(time.perf_counter() - self.start)
+            self.times.extend(deltas([self.start, stamp_now()]))
 
     path = resolve_model(args.model)
     easy = [t for t in env.tasks() if t.meta.get("difficulty") == "easy"]
@@ -120,16 +131,21 @@ def main() -> None:
     ours = rlvr_steps(args, env, async_sampling=False)
     ours_async = rlvr_steps(args, env, async_sampling=True)
     theirs = trl_steps(args, env)
-    a, b = statistics.median(ours[1:]), statistics.median(theirs[1:])
-    c = statistics.median(ours_async[1:])
     print(
         f"setting: G={args.g}, {args.prompts} prompts/step, {args.max_new_tokens} new tokens, "
         f"{args.steps} steps, {args.threads} threads, model {args.model}"
     )
-    print(f"rlvr GRPO: {a:.3f} s/step (median of {len(ours) - 1})")
-    print(f"TRL GRPOTrainer: {b:.3f} s/step (median of {len(theirs) - 1})")
-    print(f"rlvr GRPO, async_sampling: {c:.3f} s/step (median of {len(ours_async) - 1})")
+    wall, cpu = {}, {}
+    for name, steps in (("rlvr GRPO", ours), ("TRL GRPOTrainer", theirs)):
+        wall[name] = statistics.median(w for w, _ in steps[1:])
+        cpu[name] = statistics.median(c for _, c in steps[1:])
+    wall["rlvr GRPO, async_sampling"] = statistics.median(w for w, _ in ours_async[1:])
+    for name in wall:
+        spent = f", {cpu[name]:.3f} CPU s/step" if name in cpu else " (CPU time: two threads)"
+        print(f"{name}: {wall[name]:.3f} s/step{spent} (median of {args.steps - 1})")
+    a, b, c = wall["rlvr GRPO"], wall["TRL GRPOTrainer"], wall["rlvr GRPO, async_sampling"]
     print(f"ratio TRL / rlvr: {b / a:.2f}x; TRL / rlvr async_sampling: {b / c:.2f}x")
+    print(f"CPU time ratio TRL / rlvr: {cpu['TRL GRPOTrainer'] / cpu['rlvr GRPO']:.2f}x")
 
 
 if __name__ == "__main__":
