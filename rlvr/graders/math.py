@@ -39,8 +39,9 @@ from rlvr.graders.math_exact import compare_rationals, plain_number
 from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
 from rlvr.graders.math_fast import Plain, compare_plain, read_plain
 from rlvr.graders.math_guard import Limits
-from rlvr.graders.math_normalize import has_percent, normalize
+from rlvr.graders.math_normalize import has_percent, normalize, unit_of
 from rlvr.graders.math_rules import Rules
+from rlvr.graders.math_units import unit_conflict
 from rlvr.graders.math_verdicts import clip as _clip
 from rlvr.graders.math_verdicts import gold_problem as _gold_problem
 from rlvr.graders.math_verdicts import worker_verdict
@@ -127,6 +128,7 @@ class _Gold:
     plain: tuple | None
     letter: str | None
     tree: Plain | None = None
+    unit: str | None = None
 
 
 def _remote(common: tuple[str, Limits, Rules], item: Any) -> dict[str, Any]:
@@ -174,7 +176,7 @@ class MathGrader:
         letter = choice_letter(norm) if opts.multiple_choice else None
         plain = plain_number(norm)
         tree = None if plain is not None or letter else read_plain(norm, opts.limits)
-        return _Gold(norm, has_percent(text), plain, letter, tree)
+        return _Gold(norm, has_percent(text), plain, letter, tree, unit_of(text))
 
     def _grade(self, gold: Any, answers: list[str], bare: bool) -> list[Verdict]:
         start = time.perf_counter()
@@ -209,6 +211,12 @@ class MathGrader:
             if v is not None
         ]
 
+    def _unit_conflict(self, ext: Extraction, gold: _Gold) -> str | None:
+        if not self.options.strip_units or gold.unit is None:
+            return None
+        found = (unit_conflict(gold.unit, unit_of(c)) for c in ext.candidates)
+        return next((c for c in found if c), None)
+
     def _forms(self, candidate: str, gold: _Gold) -> Forms:
         opts = self.options
         norm = normalize(candidate, opts.percent == "fraction", opts.strip_units)
@@ -221,13 +229,17 @@ class MathGrader:
     def _prepare(self, completion: str, bare: bool, gold: _Gold) -> _Prepared:
         opts = self.options
         ext = extract_answers(completion, opts.fallback_last_number)
-        if ext.source == "none" and _is_bare(completion, 200 if bare else _SHORT_CHARS):
+        if (
+            ext.source == "none"
+            and not ext.negated
+            and _is_bare(completion, 200 if bare else _SHORT_CHARS)
+        ):
             ext = Extraction((completion.strip(),), "lone")
         p = _Prepared(ext)
         p.details = {"extracted": _clip(ext.answer) if ext.answer else None, "source": ext.source}
         if len(ext.candidates) > 1:
             p.details["candidates"] = [_clip(c) for c in ext.candidates]
-        early = _early_reject(ext, opts)
+        early = _early_reject(ext, opts) or self._unit_conflict(ext, gold)
         if early is not None:
             p.early = Verdict.reject(early, details=p.details, duration_s=0.0)
             return p
@@ -326,12 +338,14 @@ def _is_bare(text: str, limit: int) -> bool:
 
 
 def _early_reject(ext: Extraction, opts: MathOptions) -> str | None:
+    if ext.negated:
+        return "the sentence holding the last number negates it or gives up; no answer stated"
     if not ext.candidates:
         looked = "\\boxed{}, '#### x', 'Answer: x'"
         looked += ", a last number" if opts.fallback_last_number else ""
         return f"no final answer found (looked for {looked})"
     if ext.hedged:
-        return "the line holding the last number offers several values (or, ±); give one answer"
+        return "the final answer is hedged (or, ±, maybe, at least, close to); give one answer"
     if len(ext.candidates) > MAX_CANDIDATES:
         return f"the completion gives {len(ext.candidates)} different final answers; give one"
     longest = max(len(c) for c in ext.candidates)

@@ -201,7 +201,8 @@ def scalars_equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
     g_q, a_q = rational(gold), rational(ans)
     if g_q is not None and a_q is not None:
         return Outcome(*compare_rationals(g_q, a_q, decimal, rules.decimal_digits, sides))
-    g, a = to_sympy(gold, rules.positive_symbols), to_sympy(ans, rules.positive_symbols)
+    positive = rules.positive_symbols and not (_has_abs(gold) or _has_abs(ans))
+    g, a = to_sympy(gold, positive), to_sympy(ans, positive)
     if g == a and not g.has(sympy.zoo, sympy.nan):
         return _YES
     rounded = _rounded(gold, ans, g, a, rules.decimal_digits)
@@ -216,7 +217,7 @@ def scalars_equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
     if decimal:
         digits = BASE_DIGITS
     symbols = sorted(g.free_symbols | a.free_symbols, key=str)
-    points = [_point(symbols, p, rules.positive_symbols) for p in _SAMPLE_POINTS] or [None]
+    points = [_point(symbols, p, positive) for p in _SAMPLE_POINTS] or [None]
     points = points if symbols else [None]
     found = [_numeric(g, a, digits, decimal, subs) for subs in points]
     if "different" in found:
@@ -228,6 +229,17 @@ def scalars_equal(gold: Node, ans: Node, rules: Rules = _DEFAULT) -> Outcome:
             return Outcome(True, "equal within the 1e-9 relative tolerance for decimals")
         return _YES
     return _YES if sympy.simplify(g - a) == 0 else _no(f"{_short(a)} is not {_short(g)}")
+
+
+def _has_abs(node: Node) -> bool:
+    """`|x|` must not vanish under positive letters: `|x|` is not `x`, nor `x^2|x|` `x^3`."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.kind == "fn" and n.value == "Abs":
+            return True
+        stack.extend(k for k in n.kids if isinstance(k, Node))
+    return False
 
 
 def _point(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rlvr.graders.math_parse import Node
 
+NOISE_DIGITS = 15
 DECIMAL_REL_TOL = Fraction(1, 10**9)
 MAX_PLAIN_CHARS = 400
 
@@ -83,7 +84,12 @@ def compare_rationals(
     """
     if gold == ans:
         return True, "equivalent to the gold"
-    if decimal and gold != 0 and abs(ans - gold) <= DECIMAL_REL_TOL * abs(gold):
+    if (
+        decimal
+        and gold != 0
+        and abs(ans - gold) <= DECIMAL_REL_TOL * abs(gold)
+        and _noise(gold, ans, sides)
+    ):
         return True, "equal within the 1e-9 relative tolerance for decimals"
     if decimal and (
         ("a" in sides and rounds(ans, gold, min_digits))
@@ -92,6 +98,16 @@ def compare_rationals(
         return True, f"the decimal rounds the other side (at least {min_digits} digits)"
     rule = f" (decimals must agree to 1e-9 relative or to {min_digits} digits)" if decimal else ""
     return False, f"{_fmt(ans)} is not {_fmt(gold)}{rule}"
+
+
+def _noise(gold: Fraction, ans: Fraction, sides: str) -> bool:
+    """The relative tolerance is for float noise (`0.30000000000000004`): a decimal side of at
+    least `NOISE_DIGITS` significant digits, and never between two integers, so `2147483648.0`
+    is not `2^{31}-1` and `123456789012.5` is not `123456789012`."""
+    if gold.denominator == 1 and ans.denominator == 1:
+        return False
+    decimals = ([ans] if "a" in sides else []) + ([gold] if "g" in sides else [])
+    return any((shape := places(d)) is not None and shape[1] >= NOISE_DIGITS for d in decimals)
 
 
 def _fmt(q: Fraction) -> str:

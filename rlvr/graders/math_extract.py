@@ -26,6 +26,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from rlvr.graders.math_hedge import (
+    PROSE_HEDGE_RE,
+    REFUSAL_RE,
+    REVISION_RE,
+    box_hedged,
+    negated,
+)
 from rlvr.graders.math_normalize import matching_brace
 
 Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_number", "none"]
@@ -33,21 +40,22 @@ Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_num
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*?)[ \t]*$", re.MULTILINE)
 _ANSWER_LINE_RE = re.compile(
-    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$])[ \t]+final[ \t]+)answer[ \t]*\**[ \t]*[:：][ \t]*"
-    r"([^\n]*?)[ \t]*$",
+    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)answer[ \t]*\**[ \t]*"
+    r"[:：][ \t]*(?=([^\n]*?)[ \t]*$)",
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(
     r"\b(?:the[ \t]+)?(?:final[ \t]+|correct[ \t]+)?(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
-    r"([^\n]+)"
-    r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*([^\n]+)"
-    r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*([^\n]+)"
-    r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*([^\n]+)"
-    r"|(?:最终)?答案(?:是|为)?[ \t]*[：:]?[ \t]*([^\n]+)",
+    r"(?=([^\n]{1,1200}))"
+    r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*"
+    r"(?=([^\n]{1,1200}))"
+    r"|(?:最终)?答案(?:是|为)?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(
-    r"(?<![\w.])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?<![\w.^_])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
     r"(?:[ \t]*/[ \t]*\d+)?"
 )
 _SPAN_RE = re.compile(
@@ -72,6 +80,11 @@ _JOIN_DENY_RE = re.compile(
     r"then|else|otherwise|if|ou|oder|o|或)\b|[?]",
     re.IGNORECASE,
 )
+_ANSWER_TAG_RE = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+_NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
+_SCALE_WORD_RE = re.compile(
+    r"[ \t]+(?:hundred|thousand|million|billion|trillion|dozen|squared|cubed)\b", re.I
+)
 _JOIN_MAX_GAP = 80
 _LONE_MAX_CHARS = 200
 
@@ -84,6 +97,7 @@ class Extraction:
     source: Source
     hedged: bool = False
     joined: str | None = None
+    negated: bool = False
 
     @property
     def answer(self) -> str | None:
@@ -133,11 +147,18 @@ def from_prose(text: str) -> str:
     if cut is not None and cut.start() > 0:
         text = text[: cut.start()]
     text = _strip_wrapping(text.strip().rstrip(".,;:!"))
+    if PROSE_HEDGE_RE.search(text):
+        return HEDGED  # "at least 3", "18 or maybe 20", "close to 3": not one value
+    if REFUSAL_RE.search(text):
+        return NEGATED  # "I am not sure, 0 idea" states no answer
     if _is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
         return text
     if _NEGATION_RE.match(text):
         return NEGATED  # "the answer is not 5" states no answer
     lead = _SPAN_RE.match(text) or _NUMBER_RE.match(text)
+    scale = _SCALE_WORD_RE.match(text, lead.end()) if lead is not None else None
+    if scale is not None:
+        return text[: scale.end()]  # "5 million" is not 5
     if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
         return _span_text(lead) if lead.re is _SPAN_RE else lead.group(0).replace(" ", "")
     spans = list(_SPAN_RE.finditer(text))
@@ -160,6 +181,7 @@ def from_prose(text: str) -> str:
 
 _SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
 NEGATED = "\x00not"
+HEDGED = "\x00hedged"
 _NEGATION_RE = re.compile(r"(?:not|never|no longer)\b", re.IGNORECASE)
 _JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
 
@@ -232,10 +254,19 @@ def _last_value(text: str) -> Extraction:
     if span is None and number is None:
         return Extraction((), "none")
     if number is not None and (span is None or _number_wins(text, span, number)):
-        hedged = _HEDGE_RE.search(_clause_of(text, number.start(), number.end())) is not None
+        clause = _clause_of(text, number.start(), number.end())
+        if negated(
+            _clause_of(text, number.start(), number.end()), number.group(0)
+        ) or REFUSAL_RE.search(text):
+            return Extraction((), "none", negated=True)  # "The answer can't be 3."
+        hedged = _HEDGE_RE.search(clause) is not None
         return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
     assert span is not None
     clause = _clause_of(text, span.start(), span.end())
+    if negated(_clause_of(text, span.start(), span.end()), span.group(0)) or REFUSAL_RE.search(
+        text
+    ):
+        return Extraction((), "none", negated=True)
     hedged = _HEDGE_RE.search(_SPAN_RE.sub(" ", clause)) is not None
     content = _span_text(span)
     return Extraction((content,), "last_math", hedged) if content else Extraction((), "none")
@@ -257,31 +288,81 @@ def _joined(text: str, boxes: list[tuple[int, int, str]]) -> str | None:
     return ", ".join(contents) if len(contents) > 1 else None
 
 
-def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
-    """All final-answer candidates of the first source that has any."""
+def _answer_text(completion: str) -> str | None:
+    """The part of a completion that may hold the answer; None when the reasoning never ended."""
     text = completion
     think_end = text.rfind("</think>")
     if think_end >= 0:
         text = text[think_end + len("</think>") :]  # the answer follows the reasoning
     elif text.lstrip().startswith("<think>"):
-        return Extraction((), "none")  # the reasoning never ended: no answer was given
+        return None  # the reasoning never ended: no answer was given
     special = _SPECIAL_TOKEN_RE.search(text)
     if special is not None and special.start() > 0:
         text = text[: special.start()]
+    tags = list(_ANSWER_TAG_RE.finditer(text))
+    if tags:
+        text = tags[-1].group(1)  # `<answer>20</answer> 18` answers 20
+    text = text.replace("\u2212", "-")  # a Unicode minus outside a box is still a sign
+    return _NEGATIVE_WORD_RE.sub("-", text)
+
+
+def _line_end(text: str, start: int) -> int:
+    end = text.find("\n", start)
+    return len(text) if end < 0 else end
+
+
+def _revised(text: str, end: int, ext: Extraction) -> Extraction:
+    """A revision after the final statement ("Wait, I made an error: it's 27") adds the value
+    it ends on as another candidate, so a retracted answer no longer passes alone."""
+    tail = text[end:]
+    m = REVISION_RE.search(tail)
+    if m is None:
+        return ext
+    later = _last_value(tail[m.end() :])
+    if not later.candidates:
+        return ext
+    return Extraction(_distinct([*ext.candidates, *later.candidates]), ext.source, ext.hedged)
+
+
+def _from_boxes(
+    text: str, boxes: list[tuple[int, int, str]], lines: list[tuple[int, str]]
+) -> Extraction:
+    """The boxes; only those after a final-answer statement that holds the last box."""
+    if lines and lines[-1][0] < boxes[-1][0] and "\n" not in text[lines[-1][0] : boxes[-1][0]]:
+        boxes = [b for b in boxes if b[0] > lines[-1][0]]  # "Final answer: \\boxed{18}"
+    found = _distinct([c for _, _, c in boxes])
+    hedged = len(found) == 1 and box_hedged(text, boxes[-1])
+    ext = Extraction(found, "boxed", hedged=hedged, joined=_joined(text, boxes))
+    return _revised(text, boxes[-1][1], ext)
+
+
+def _from_line(text: str, line: tuple[int, str]) -> Extraction:
+    """The last final-answer statement wins: "The answer is 18. Wait... So the answer is 27."."""
+    start, answer = line
+    if answer == NEGATED:
+        return Extraction((), "answer_line")
+    if answer == HEDGED:
+        return Extraction((text[start : _line_end(text, start)][:200],), "answer_line", True)
+    return _revised(text, _line_end(text, start), Extraction((answer,), "answer_line"))
+
+
+def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
+    """The final-answer candidates of the first source that has any."""
+    text = _answer_text(completion)
+    if text is None:
+        return Extraction((), "none")
     boxes = _boxes(text)
     lines = _answer_lines(text)
-    if lines and lines[-1][1] == NEGATED and not (boxes and boxes[-1][0] > lines[-1][0]):
-        return Extraction((), "answer_line")
-    lines = [line for line in lines if line[1] != NEGATED]
-    if boxes and not (lines and lines[-1][0] > boxes[-1][1]):
-        return Extraction(_distinct([c for _, _, c in boxes]), "boxed", joined=_joined(text, boxes))
+    last_word = lines and not (boxes and boxes[-1][1] > lines[-1][0])
+    if last_word and (boxes or lines[-1][1] in (NEGATED, HEDGED)):
+        return _from_line(text, lines[-1])
     if boxes:
-        return Extraction((lines[-1][1],), "answer_line")
+        return _from_boxes(text, boxes, [ln for ln in lines if ln[1] not in (NEGATED, HEDGED)])
     gsm = _distinct([_strip_wrapping(m.group(1)) for m in _GSM8K_RE.finditer(text)])
     if gsm:
         return Extraction(gsm, "gsm8k")
     if lines:
-        return Extraction(_distinct([a for _, a in lines]), "answer_line")
+        return _from_line(text, lines[-1])
     lone = _strip_wrapping(text)
     if _is_lone_answer(lone):
         return Extraction((lone,), "lone")

@@ -21,6 +21,9 @@ answer cannot make normalisation slow.
 from __future__ import annotations
 
 import re
+from fractions import Fraction
+
+from rlvr.graders.math_units import SINGLE_LETTER_UNITS, STOP_WORDS, canonical_unit, raw_unit
 
 _UNICODE = {
     "−": "-",
@@ -195,20 +198,66 @@ def _strip_units(text: str) -> str:
 
 
 def _strip_item_units(text: str) -> str:
-    words = text.split(" ")
-    cut = len(words)
-    while cut > 1 and _is_unit_word(words[cut - 1]):
-        cut -= 1
-    if cut == len(words) or not _UNIT_HEAD_RE.search(words[cut - 1]):
-        return text
-    return " ".join(words[:cut])
+    return _split_units(text)[0]
 
 
 def _is_unit_word(word: str) -> bool:
     if not _UNIT_WORD_RE.fullmatch(word):
         return False
     letters = word.split("^")[0].rstrip(".")
-    return (len(letters) >= 2 or "/" in letters) and letters.lower() not in _KEEP_WORDS
+    low = letters.lower()
+    return (len(letters) >= 2 or "/" in letters) and low not in _KEEP_WORDS | STOP_WORDS
+
+
+_TEXT_UNIT_RE = re.compile(
+    r"(?:(?<=[\d}])|(?<=\\pi))\s*\\(?:text|mathrm|mbox|textrm)\s*\{\s*([a-zA-Z]{1,5}(?:/[a-zA-Z]{1,3})?)\s*"
+    r"(\^\s*\{?\s*[23]\s*\}?)?\s*\}(\s*\^\s*\{?\s*[23]\s*\}?)?"
+)
+
+
+def _text_unit(m: re.Match[str]) -> str:
+    """`10 \\text{ m}`, `10 \\mathrm{~m}`, `\\mathrm{cm^2}` after a number: a unit, not a letter."""
+    word = m.group(1)
+    if word not in SINGLE_LETTER_UNITS and canonical_unit([word]) is None:
+        return m.group(0)
+    power = re.sub(r"[\s{}]", "", (m.group(2) or "") + (m.group(3) or ""))
+    name = {"m": "meter", "s": "second", "g": "gram", "h": "hour", "l": "liter", "L": "liter"}
+    return f" {name.get(word, word)}{power} "
+
+
+def _split_units(text: str) -> tuple[str, list[str]]:
+    words = text.split(" ")
+    cut = len(words)
+    while cut > 1 and _is_unit_word(words[cut - 1]):
+        cut -= 1
+    if cut == len(words) or not _UNIT_HEAD_RE.search(words[cut - 1]):
+        return text, []
+    return " ".join(words[:cut]), words[cut:]
+
+
+def unit_of(text: str) -> str | None:
+    """The known unit an answer states (`km`, `ft^2`, `degree`), or None."""
+    bare = normalize(text, strip_units=False)
+    found = raw_unit(text)
+    if "," in bare:
+        return found
+    return canonical_unit(_split_units(bare)[1]) or found
+
+
+_SCALED_RE = re.compile(r"(-?\d+(?:\.\d+)?) (hundred|thousand|million|billion|trillion|dozen)")
+_SCALE = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_SCALE |= {"trillion": 10**12, "dozen": 12}
+
+
+def _scaled(text: str) -> str:
+    """`5 million` is 5000000 and `1 dozen` is 12: the word changes the value."""
+    m = _SCALED_RE.fullmatch(text)
+    if m is None:
+        return text
+    value = Fraction(m.group(1)) * _SCALE[m.group(2)]
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
 
 
 def _strip_punctuation(text: str) -> str:
@@ -283,6 +332,7 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _LAYOUT_RE.sub(" ", s)
     s = _DELIM_RE.sub(" ", s)
     s = _DECIMAL_COMMA_RE.sub("", s).replace("{,}", ".")
+    s = _TEXT_UNIT_RE.sub(_text_unit, s)
     s = _unwrap(s)
     for pattern, repl in _RENAMES:
         s = pattern.sub(repl, s)
@@ -291,5 +341,5 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _strip_punctuation(s)
     s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
-    s = _ungroup_thousands(s)
+    s = _scaled(_ungroup_thousands(s))
     return number_words(s.rstrip("\\").strip())

@@ -1,0 +1,69 @@
+"""Hedges, negations, refusals and revisions around a final answer.
+
+A stated value does not count when its sentence hedges it ("either 18 or 20", "at least 3"),
+negates it ("can't be 3"), gives up ("I cannot solve this"), or a later "Wait, I made an error"
+revises it. graders/math/README.md ("Extraction") lists the rules.
+"""
+
+from __future__ import annotations
+
+import re
+
+PROSE_HEDGE_RE = re.compile(
+    r"\b(?:maybe|possibly|perhaps|probably|either|unlikely|not sure|can'?t be sure|cannot be sure|"
+    r"at least|at most|greater than|less than|more than|fewer than|bigger than|smaller than|"
+    r"close to|no more than|no less than|approximately equal to)\b",
+    re.IGNORECASE,
+)
+REFUSAL_RE = re.compile(
+    r"\b(?:I|we)(?:'m|'re| am| are)?[ \t]+(?:cannot|can'?t|can not|could ?n[o']t|do ?n[o']t know|"
+    r"(?:am |are )?not sure|(?:am |are )?unable)\b|\bunable to (?:determine|solve|find|answer)\b",
+    re.IGNORECASE,
+)
+_NEGATION_WORD_RE = re.compile(
+    r"\b(?:not|never|cannot|can'?t|isn'?t|aren'?t|wasn'?t|unlikely|no longer)\b", re.IGNORECASE
+)
+_BOX_HEDGE_RE = re.compile(
+    r"\beither\b.*\bor\b|\bor\s+(?:maybe\s+|possibly\s+|perhaps\s+)?[$\\(]*-?\d"
+    r"|\b(?:possibly|perhaps|maybe|also possible|not sure)\b",
+    re.IGNORECASE,
+)
+REVISION_RE = re.compile(
+    r"\b(?:wait|actually|on second thought|correction|I made an? (?:error|mistake)|let me (?:re)?"
+    r"(?:check|compute|calculate|recompute|recalculate))\b",
+    re.IGNORECASE,
+)
+_DIGIT_RE = re.compile(r"[\d,;]")
+
+
+def _line_end(text: str, start: int) -> int:
+    end = text.find("\n", start)
+    return len(text) if end < 0 else end
+
+
+def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    found = None
+    for found in pattern.finditer(text):  # noqa: B007
+        pass
+    return found
+
+
+def negated(clause: str, value: str) -> bool:
+    """ "can't be 3", "3 ... but it isn't": a negation right before the value (no other number
+    or comma between) or after it in its sentence; "is not 10 which is 1,000" still states 1,000
+    and "x cannot be negative, x = 5" states 5."""
+    at = clause.rfind(value)
+    head, tail = clause[: max(at, 0)], clause[at + len(value) :]
+    neg = _last(_NEGATION_WORD_RE, head)
+    if neg is not None and not _DIGIT_RE.search(head[neg.end() :]):
+        return True
+    return _NEGATION_WORD_RE.search(tail) is not None
+
+
+def box_hedged(text: str, box: tuple[int, int, str]) -> bool:
+    """`Either \\boxed{18} or 20`, `\\boxed{18} (or possibly 20)`: a hedge around the box."""
+    head = text[text.rfind("\n", 0, box[0]) + 1 : box[0]][-300:]
+    head = head[max(head.rfind(". "), head.rfind("? "), head.rfind("! ")) + 1 :]
+    tail = text[box[1] : _line_end(text, box[1])][:300]
+    stop = re.search(r"[.!?](?:\s|$)", tail)
+    return _BOX_HEDGE_RE.search(f"{head} {tail[: stop.start()] if stop else tail}") is not None
