@@ -66,10 +66,20 @@ def test_generic_trivial_answers_keep_the_rest_of_the_reference() -> None:
     )
 
 
-def test_static_flags_run_for_any_language() -> None:
-    answer = '```cpp\nint add(int a, int b) { system("cat /w/hidden_test.cpp"); return 0; }\n```'
-    flags = flag_answer(TASK, answer, "cpp")
-    assert all(f.kind != "audit_error" for f in flags)
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        ("int add(int a, int b) { std::exit(0); }", "early_exit"),
+        ("fun add(a: Int, b: Int): Int { exitProcess(0) }", "early_exit"),
+        ('int add(int a, int b) { system("cat /w/*"); return 0; }', "sandbox_abuse"),
+        ('int add(int a, int b) { std::ifstream in("hidden_test.cpp"); return 0; }',
+         "filesystem_probe"),
+        ("int add(int a, int b) { return a + b; }  // not exit(0)", None),
+    ],
+)  # fmt: skip
+def test_static_flags_for_any_language(code: str, kind: str | None) -> None:
+    flags = flag_answer(TASK, f"```cpp\n{code}\n```", "cpp")
+    assert [f.kind for f in flags][:1] == ([kind] if kind else [])
 
 
 def test_summary_says_which_checks_ran() -> None:

@@ -120,7 +120,27 @@ RUST: Table = (
         r"\bstd::net\b|\bTcpStream\b|\bUdpSocket\b|\bTcpListener\b|\bprocess::Command\b|\bCommand::new\b|\bloop\s*\{\s*\}|\bstd::alloc\b|\bvec!\[[^\]]*;\s*(?:1_?0{3}_?0{3}_?0{3}|\d{9,})",
     ),
 )
-TABLES: dict[str, Table] = {"javascript": JS, "go": GO, "rust": RUST}
+# Any other stack ("text"): calls that end, escape or read around the test run in the common
+# C-family languages and their runtimes (C, C++, Java, Kotlin, C#, Swift, Ruby, TypeScript).
+TEXT: Table = (
+    (
+        K.EARLY_EXIT,
+        r"\b(?:std\s*::\s*)?(?:_?exit|_Exit|quick_exit|abort)\s*\(|\bSystem\s*\.\s*exit\s*\(|"
+        r"\bexitProcess\s*\(|\bRuntime\s*\.\s*getRuntime\s*\(\s*\)\s*\.\s*(?:halt|exit)\b|"
+        r"\bEnvironment\s*\.\s*Exit\s*\(|\bprocess\s*\.\s*exit\b|\bKernel\s*\.\s*exit!?",
+    ),
+    (
+        K.SANDBOX_ABUSE,
+        r"\b(?:std\s*::\s*)?(?:system|popen|fork|vfork)\s*\(|\bexec[lv]p?e?\s*\(|\bProcessBuilder\b|"
+        r"\bRuntime\s*\.\s*getRuntime\s*\(\s*\)\s*\.\s*exec\b|\bsocket\s*\(|\bchild_process\b",
+    ),
+    (
+        K.FILESYSTEM,
+        r"\bf?open\s*\(|\b[io]?fstream\b|\bstd\s*::\s*filesystem\b|\bFiles\s*\.\s*\w+|"
+        r"\bnew\s+File\w*\s*\(|\breadFileSync\b|\bFile\s*\.\s*(?:read|open)\w*",
+    ),
+)
+TABLES: dict[str, Table] = {"javascript": JS, "go": GO, "rust": RUST, "text": TEXT}
 STATE_CHANGES = {
     "javascript": r"(?:\b{n}\s*(?:\+\+|--|[-+*/%|&^]=|=(?!=))|(?:\+\+|--){n}\b|\b{n}\s*\.\s*(?:push|pop|shift|unshift|splice|next|add|delete|clear|length\s*=))",
     "go": r"(?:\b{n}\s*(?:\+\+|--|[-+*/%|&^]=|=(?!=))|\b{n}\s*=\s*append\(\s*{n}\b|\b{n}\s*\[\s*(?:\d+|\"[^\"]*\")\s*\]\s*[-+*/]?=(?!=))",

@@ -192,12 +192,19 @@ def _docker_build(env_dir: Path, spec: SandboxSpec, digest: str, log: Log) -> No
             raise SandboxError(
                 f"docker build of {spec.image} failed: {chunk['error'].strip()}; last lines: "
                 + " | ".join(tail[-5:]),
-                f"fix {env_dir / spec.dockerfile} and run `rlvr sandbox build` again",
+                f"fix {env_dir / spec.dockerfile} and run `{_build_command(env_dir)}` again",
             )
         line = str(chunk.get("stream", "")).rstrip()
         if line:
             tail = [*tail[-15:], line]
             log(line)
+
+
+def _build_command(env_dir: Path) -> str:
+    from rlvr.manifest import read_manifest
+    from rlvr.sandbox.hints import build_command
+
+    return build_command(read_manifest(env_dir).name, env_dir)
 
 
 def sandbox_envs() -> dict[str, Path]:
