@@ -48,6 +48,12 @@ def test_pytest_and_surefire_reports() -> None:
     assert parse(SUREFIRE) == [("PublicTest.firstFive", "passed")]
 
 
+def test_concatenated_files_read_as_one() -> None:
+    two = SUREFIRE + "\n" + SUREFIRE.replace("PublicTest", "HiddenTest")
+    two = '<?xml version="1.0"?>' + two
+    assert parse(two) == [("PublicTest.firstFive", "passed"), ("HiddenTest.firstFive", "passed")]
+
+
 def test_garbage_and_entities_read_as_no_test() -> None:
     assert parse(None) == []
     assert parse("not xml at all <") == []

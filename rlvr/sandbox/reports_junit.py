@@ -6,8 +6,9 @@ Each `<testcase>` becomes one outcome named `classname.name` (just `name` when t
 no classname): GoogleTest's `AddTest.Small`, JUnit's `PublicTest.firstFive`, pytest's
 `tests.test_hidden.test_zero`. A `<failure>` child makes it failed, `<error>` error,
 `<skipped>` (or GoogleTest's `status="notrun"` / `result="skipped"`) skipped; otherwise passed.
-Document type declarations are refused before parsing (no entity can expand), and garbage reads
-as no test at all, never an exception.
+Several files concatenated into one report (`cat build/test-results/test/*.xml > "$REPORT"`, as
+Gradle writes one file per test class) read as one. Document type declarations are refused
+before parsing (no entity can expand), and garbage reads as no test at all, never an exception.
 
 A JUnit file is written by the test harness, usually in the answer's own process: the answer can
 rewrite it while the tests run. Use it with `meta.test_names` the answer cannot read (see
@@ -16,6 +17,7 @@ envs/README.md, "Make the report hard to forge").
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from rlvr.sandbox.reports import Outcome, ReportInput, TestOutcome, register_report_adapter
@@ -24,6 +26,7 @@ from rlvr.sandbox.reports_stacks import _exit_check
 MESSAGE_CHARS = 500
 OUTCOME_OF = {"failure": "failed", "error": "error", "skipped": "skipped"}
 RANK = {"passed": 0, "skipped": 1, "failed": 2, "error": 3}
+XML_DECLARATION = re.compile(r"<\?xml[^>]*\?>")
 
 
 def _outcome(case: ET.Element) -> tuple[Outcome, str]:
@@ -46,8 +49,8 @@ def parse_junit_xml(inp: ReportInput) -> list[TestOutcome]:
     text = (inp.report or "").strip()
     if not text or "<!DOCTYPE" in text.upper() or "<!ENTITY" in text.upper():
         return _exit_check([], inp)
-    try:
-        root = ET.fromstring(text)
+    try:  # one root around every document, so concatenated files parse as one
+        root = ET.fromstring("<reports>" + XML_DECLARATION.sub("", text) + "</reports>")
     except ET.ParseError as e:
         return _exit_check([], inp, f"the JUnit XML report does not parse: {e}")
     out = []
