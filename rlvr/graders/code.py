@@ -266,6 +266,8 @@ def settle_no_test(v: Verdict, reference_ran: bool | None) -> Verdict:
     if not v.details.get("no_test_ran"):
         return v
     if reference_ran:
+        if v.details.get("limit"):  # e.g. "memory limit exceeded": the answer's, as such
+            return Verdict.reject(str(v.details["limit"]), details=v.details)
         why = "; the task's reference runs its tests, so the answer broke the build or the runner"
         return Verdict.reject(v.reason + why, details=v.details)
     why = (

@@ -159,6 +159,8 @@ def command_verdict(
             details=details,
         )
     report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
+    if reason:  # a limit hit before any test ran: the answer's, unless the reference hits it too
+        details["limit"] = reason
     if report is None:
         return no_test_verdict(reason or "no test report was written", [], details)
     inp = ReportInput(stdout=r.get("stdout", ""), stderr=r.get("stderr", ""), report=report,
