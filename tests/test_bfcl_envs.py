@@ -119,7 +119,7 @@ def test_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(bfcl.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(RlvrError) as err:
         bfcl.load("simple_python")
-    assert "pip install bfcl-eval" in str(err.value)
+    assert "pip install 'rlvr[bfcl]'" in str(err.value)
 
 
 @pytest.mark.parametrize("name", sorted(ENV_CATEGORY))
