@@ -39,8 +39,11 @@ Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_num
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*?)[ \t]*$", re.MULTILINE)
+_LABELS = r"(?:answer|ответ|答え|答|정답|उत्तर|الإجابة|الجواب|คำตอบ|cevap|jawaban|trả lời)"
 _ANSWER_LINE_RE = re.compile(
-    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)answer[ \t]*\**[ \t]*"
+    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)"
+    + _LABELS
+    + r"[ \t]*\**[ \t]*"
     r"[:：][ \t]*(?=([^\n]*?)[ \t]*$)",
     re.MULTILINE | re.IGNORECASE,
 )
@@ -51,11 +54,12 @@ _ANSWER_IS_RE = re.compile(
     r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
     r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*"
     r"(?=([^\n]{1,1200}))"
-    r"|(?:最终)?答案(?:是|为)?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
+    r"|【?(?:最终|故|所以)?答案(?:是|为)?】?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))"
+    r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
     re.IGNORECASE,
 )
 _NUMBER_RE = re.compile(
-    r"(?<![\w.^_])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?<![A-Za-z0-9_.^])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
     r"(?:[ \t]*/[ \t]*\d+)?"
 )
 _SPAN_RE = re.compile(
@@ -69,7 +73,7 @@ _LONE_WORDS = frozenset(
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _PROSE_END_RE = re.compile(
-    r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n|[。！？]", re.IGNORECASE
+    r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n|[。！？．]", re.IGNORECASE
 )
 _LEAD_RE = re.compile(
     r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I
@@ -82,6 +86,11 @@ _JOIN_DENY_RE = re.compile(
 )
 _ANSWER_TAG_RE = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
+_SCRIPT_RE = re.compile(  # prose in a non-Latin script is never a lone answer
+    "[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+_UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
+_CJK_TAIL_RE = re.compile(r"(?<=[\d$}])[ \t]*[\u3400-\u9fff]{1,3}$")  # 5个, 18 元, 18 美元
 _SCALE_WORD_RE = re.compile(
     r"[ \t]+(?:hundred|thousand|million|billion|trillion|dozen|squared|cubed)\b", re.I
 )
@@ -146,7 +155,8 @@ def from_prose(text: str) -> str:
     cut = _PROSE_END_RE.search(text)
     if cut is not None and cut.start() > 0:
         text = text[: cut.start()]
-    text = _strip_wrapping(text.strip().rstrip(".,;:!"))
+    text = _strip_wrapping(text.strip().rstrip(".,;:!．。"))
+    text = _CJK_TAIL_RE.sub("", text).strip()
     if PROSE_HEDGE_RE.search(text):
         return HEDGED  # "at least 3", "18 or maybe 20", "close to 3": not one value
     if REFUSAL_RE.search(text):
@@ -210,7 +220,7 @@ def _answer_lines(text: str) -> list[tuple[int, str]]:
 
 def _is_lone_answer(text: str) -> bool:
     """A single short line of mathematics, such as `x = 2` or `\\frac{1}{2}`."""
-    if len(text) > _LONE_MAX_CHARS or "\n" in text or not text:
+    if len(text) > _LONE_MAX_CHARS or "\n" in text or not text or _SCRIPT_RE.search(text):
         return False
     if not re.search(r"[\d\\]", text) and len(text) > 1:
         return False
@@ -302,7 +312,7 @@ def _answer_text(completion: str) -> str | None:
     tags = list(_ANSWER_TAG_RE.finditer(text))
     if tags:
         text = tags[-1].group(1)  # `<answer>20</answer> 18` answers 20
-    text = text.replace("\u2212", "-")  # a Unicode minus outside a box is still a sign
+    text = _UMINUS_RE.sub(" -", text).replace("\u2212", "-")  # "is − 3" is -3
     return _NEGATIVE_WORD_RE.sub("-", text)
 
 

@@ -55,6 +55,13 @@ _UNICODE = {
     "）": ")",
     "！": "!",
     "？": "?",
+    "．": ".",
+    "或": " or ",
+    "½": r"\frac{1}{2}",
+    "¼": r"\frac{1}{4}",
+    "¾": r"\frac{3}{4}",
+    "²": "^2",
+    "³": "^3",
     "\u00a0": " ",
     "\u2009": " ",
     "\u202f": " ",
@@ -105,6 +112,7 @@ _RENAMES = [
     (re.compile(r"\\[dt]binom(?![a-zA-Z])"), r"\\binom"),
     (re.compile(r"\\(?:lvert|rvert|vert)(?![a-zA-Z])|\\\|"), "|"),
     (re.compile(r"\\lbrace(?![a-zA-Z])"), r"\\{"),
+    (re.compile(r"\\mid(?![a-zA-Z])"), "|"),
     (re.compile(r"\\langle(?![a-zA-Z])"), "("),
     (re.compile(r"\\rangle(?![a-zA-Z])"), ")"),
     (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
@@ -225,6 +233,17 @@ def _text_unit(m: re.Match[str]) -> str:
     return f" {name.get(word, word)}{power} "
 
 
+_SET_BUILDER_RE = re.compile(
+    r"\s*\\\{\s*([a-zA-Z])\s*(?:\\in\s*[^|:]{1,40}?)?\s*[|:]\s*([^{}]+?)\s*\\\}\s*"
+)
+
+
+def _set_builder(text: str) -> str:
+    """`\\{x | x > 2\\}` and `\\{x \\mid x > 2\\}` state the condition `x > 2`."""
+    m = _SET_BUILDER_RE.fullmatch(text)
+    return m.group(2) if m else text
+
+
 def _split_units(text: str) -> tuple[str, list[str]]:
     words = text.split(" ")
     cut = len(words)
@@ -336,6 +355,7 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _unwrap(s)
     for pattern, repl in _RENAMES:
         s = pattern.sub(repl, s)
+    s = _set_builder(s)
     s = PERCENT_RE.sub(" /100 " if percent_as_fraction else " ", s)
     s = _SPACE_RE.sub(" ", s).replace(" ^", "^").strip()
     s = _strip_punctuation(s)

@@ -54,12 +54,28 @@ def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
 
 
 def is_name(node: Node) -> bool:
-    """Letters only: `x`, `AB`, `f(x)`, `NO/BO`, `(p, q)`."""
+    """Letters only: `x`, `AB`, `f(x)`, `NO/BO`, `(p, q)`; also `a+b`, a call at a number
+    (`f(2)`, `f^{-1}(x)`) and a word holding e or i (`\\text{Area}`)."""
     if node.kind == "sym":
         return True
     if node.kind == "fn" and node.value == "Abs":
         return is_name(node.kids[0])
+    if node.kind == "add":
+        return all(is_name(k) for k in node.kids)
+    if node.kind == "mul" and len(node.kids) > 1 and _is_head(node.kids[0]):
+        return all(is_name(k) or k.kind == "num" or _is_letter_const(k) for k in node.kids[1:])
     return node.kind in _NAME_KINDS and bool(node.kids) and all(is_name(k) for k in node.kids)
+
+
+def _is_head(node: Node) -> bool:
+    """`f` of `f(2)`, `f^{-1}` of `f^{-1}(x)`."""
+    if node.kind == "pow" and node.kids[0].kind == "sym" and node.kids[1].kind in ("num", "neg"):
+        return True
+    return node.kind == "sym"
+
+
+def _is_letter_const(node: Node) -> bool:
+    return node.kind == "const" and node.value in ("e", "i")
 
 
 def _interval_name(node: Node) -> bool:
@@ -141,8 +157,9 @@ def assigned(eq: Node) -> Node | None:
 def _call_head(value: Node) -> set[str]:
     """The function letter of `f(x)` (read as f*x): `f(x) = 2x + 3` assigns to f, not x."""
     tree = value.kids[0] if value.kind == "scalar" else value
-    if tree.kind == "mul" and len(tree.kids) > 1 and tree.kids[0].kind == "sym":
-        return {tree.kids[0].value}
+    if tree.kind == "mul" and len(tree.kids) > 1 and _is_head(tree.kids[0]):
+        head = tree.kids[0]
+        return {(head.kids[0] if head.kind == "pow" else head).value}
     return set()
 
 
