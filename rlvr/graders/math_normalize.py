@@ -118,7 +118,18 @@ _RENAMES = [
     (re.compile(r"\\rbrace(?![a-zA-Z])"), r"\\}"),
     (re.compile(r"\\leqslant(?![a-zA-Z])"), r"\\le"),
     (re.compile(r"\\geqslant(?![a-zA-Z])"), r"\\ge"),
-    (re.compile(r"\\mathbb\s*\{\s*R\s*\}"), r"(-\\infty,\\infty)"),
+    (re.compile(r"\\mathbb\s*(?:\{\s*R\s*\}|R(?![a-zA-Z]))"), r"(-\\infty,\\infty)"),
+    (re.compile(r"\\(?:dots|cdots|ldots)(?![a-zA-Z])"), r"\\ldots "),
+    (re.compile(r"\\bar(?![a-zA-Z])"), r"\\overline"),
+    (re.compile(r"\\(?:angle|measuredangle|max|min)\s*(?=[a-zA-Z])"), " "),
+    (re.compile(r"\\(?:vec|overrightarrow)\s*\{\s*([a-zA-Z]{1,3})\s*\}"), r"\1"),
+    (re.compile(r"\\(Re|Im)(?![a-zA-Z])"), r"\1"),
+    (
+        re.compile(
+            r",?\s*\(?\s*(?:\\text\{\s*where\s*\}\s*)?[a-z]\s*\\in\s*\\mathbb\s*\{?\s*Z\s*\}?\s*\)?\s*$"
+        ),
+        "",
+    ),
     (re.compile(r"\^\s*\{\s*\\circ\s*\}|\^\s*\\circ(?![a-zA-Z])|\\circ(?![a-zA-Z])"), " "),
     (re.compile(r"\\degree(?![a-zA-Z])"), " "),
     (re.compile(r"\\pmod\s*\{[^{}]*\}|\\pmod\s*\w+|\(\s*\\mod\s*[^()]*\)"), " "),
@@ -233,6 +244,16 @@ def _text_unit(m: re.Match[str]) -> str:
     return f" {name.get(word, word)}{power} "
 
 
+_EMPTY = (
+    "no solution, no solutions, no real solution, no real solutions, there is no solution, none, \
+empty set, the empty set, no such number, no such value, \\{\\}"
+)
+_REALS = "all real numbers, all reals, real numbers, every real number"
+_DNE = "dne, does not exist, the limit does not exist, limit does not exist, it does not exist"
+_PHRASES = dict.fromkeys(_EMPTY.split(", "), "\\emptyset") | dict.fromkeys(_DNE.split(", "), "DNE")
+_PHRASES |= dict.fromkeys(_REALS.split(", "), "(-\\infty,\\infty)")
+_SETMINUS_RE = re.compile(r"\(-\\infty,\s*\\infty\)\s*\\setminus\s*\\\{\s*(-?[\w.]+)\s*\\\}")
+_LEAD_PHRASE_RE = re.compile(r"^(?:the\s+)?(?:final\s+)?answer\s+is:?\s*", re.IGNORECASE)
 _SET_BUILDER_RE = re.compile(
     r"\s*\\\{\s*([a-zA-Z])\s*(?:\\in\s*[^|:]{1,40}?)?\s*[|:]\s*([^{}]+?)\s*\\\}\s*"
 )
@@ -355,11 +376,12 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _unwrap(s)
     for pattern, repl in _RENAMES:
         s = pattern.sub(repl, s)
-    s = _set_builder(s)
+    s = _set_builder(_SETMINUS_RE.sub(r"(-\\infty,\1)\\cup(\1,\\infty)", s))
     s = PERCENT_RE.sub(" /100 " if percent_as_fraction else " ", s)
     s = _SPACE_RE.sub(" ", s).replace(" ^", "^").strip()
     s = _strip_punctuation(s)
     s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
     s = _scaled(_ungroup_thousands(s))
-    return number_words(s.rstrip("\\").strip())
+    s = number_words(_LEAD_PHRASE_RE.sub("", s.rstrip("\\").strip()))
+    return _PHRASES.get(s.lower().rstrip("."), s)

@@ -318,7 +318,10 @@ def text_answer(text: str) -> str | None:
         return None
     if max(len(w) for w in words) < 3 and text.lower() != "no":
         return None
-    return " ".join(w.lower() for w in words)
+    words = [w.lower() for w in words]
+    if len(words) > 1 and words[0] in ("the", "a", "an"):
+        words = words[1:]  # "the first player" is "first player"
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and w[-2] != "s" else w for w in words)
 
 
 def parse(text: str) -> Node:
