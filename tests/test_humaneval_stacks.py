@@ -45,9 +45,11 @@ def test_each_stack_gets_at_least_150_problems_and_says_why_not_the_rest(
     task = env.task("HumanEval/0")
     assert task.meta["judge"] == "function" and task.meta["stack"] == stack
     text = env.format_prompt(task)
-    assert f"```{STACKS[stack]}" in text and load_translator(stack).entry_name(
-        FunctionTask.model_validate(task.meta["function"])
-    ) in text
+    assert (
+        f"```{STACKS[stack]}" in text
+        and load_translator(stack).entry_name(FunctionTask.model_validate(task.meta["function"]))
+        in text
+    )
 
 
 if os.environ.get("RLVR_SKIP_DOCKER") == "1":

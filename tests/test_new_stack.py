@@ -424,3 +424,168 @@ def test_junit_stack_mistakes_have_messages(tmp_path: Path) -> None:
     unbuilt = checks["env pyj-unbuilt (rlvr-test-pyj-never-built:bookworm)"]
     assert not unbuilt["ok"]
     assert unbuilt["fix"] == f"rlvr sandbox build pyj-unbuilt --env-path {stacks / 'pyj-unbuilt'}"
+
+
+BASH_TRANSLATOR = r'''
+"""Function-task translator for bash: a function reading its arguments, printing its result.
+
+Only int, str and list[str] arguments and int or str results; the driver is a Python script
+that runs each case in a fresh bash (`source solution.sh; f ARGS...`), so the answer never
+shares a process with it.
+"""
+import json
+import re
+
+from rlvr.functions.render import commented, doc_text, signature_types
+
+STACK = "bash"
+LANGUAGES = ["bash", "sh"]
+SANDBOX = {"answer_file": "solution.sh", "writable_workspace": True,
+           "test_command": ["python3", "-I", "driver.py"]}
+
+
+def unsupported(task):
+    params, ret = signature_types(task)
+    if any(str(t) not in ("int", "str", "list[str]") for t in params):
+        return "bash functions take int, str and list[str] arguments only"
+    return None if str(ret) in ("int", "str") else "bash functions return int or str only"
+
+
+def entry_name(task):
+    return task.entry_point
+
+
+def type_name(t):
+    return {"int": "integer", "str": "word", "list[str]": "words..."}.get(str(t), str(t))
+
+
+def literal(t, value):
+    items = value if isinstance(value, list) else [value]
+    return " ".join(json.dumps(str(v)) for v in items)
+
+
+def prompt(task):
+    params, ret = signature_types(task)
+    names = [p.name.upper() for p in task.signature.params]
+    usage = " ".join(f"{n}({type_name(t)})" for n, t in zip(names, params))
+    lines = [*doc_text(task), "", f"Usage: {task.entry_point} {usage}; prints a {type_name(ret)}."]
+    return commented(lines, "# ") + f"\n{task.entry_point}() {{\n"
+
+
+def stub(task):
+    return f"{task.entry_point}() {{\n  return 1\n}}\n"
+
+
+def program(task, completion):
+    m = re.findall(r"```(?:bash|sh)?\n(.*?)```", completion, re.S)
+    return m[-1] if m else None
+
+
+DRIVER = """import json, subprocess, sys
+sys.stdout.write("\\n@@RLVR-READY\\n"); sys.stdout.flush()
+NAME, RET, CASES = %r, %r, json.loads(%r)
+for i, args in enumerate(CASES):
+    argv = [str(x) for a in args for x in (a if isinstance(a, list) else [a])]
+    try:
+        p = subprocess.run(["bash", "-c", 'source ./solution.sh && "$0" "$@"', NAME, *argv],
+                           capture_output=True, text=True, timeout=5)
+        out = p.stdout.rstrip("\\n")
+        if p.returncode != 0:
+            line = {"case": i, "ok": False, "error": "exit status %%d" %% p.returncode}
+        else:
+            line = {"case": i, "ok": True, "value": int(out) if RET == "int" else out}
+    except Exception as e:
+        line = {"case": i, "ok": False, "error": repr(e)[:300]}
+    sys.stdout.write("\\n@@RLVR-CASE " + json.dumps(line) + "\\n"); sys.stdout.flush()
+"""
+
+
+def driver(task):
+    _, ret = signature_types(task)
+    cases = json.dumps([c.args for c in task.cases])
+    return {"driver.py": DRIVER % (task.entry_point, str(ret), cases)}
+'''
+BASH_STACK_TOML = """
+name = "bash"
+description = "Bash functions (function tasks only; the driver needs nothing but the base image)."
+
+[tasks]
+path = "../../data/none.jsonl"
+
+[grader]
+kind = "function"
+
+[grader.options]
+stack = "bash"
+
+[sandbox]
+image = "rlvr-base:bookworm"
+timeout_s = 20
+memory_mb = 256
+"""
+BASH_FN_TASKS = [
+    {"id": "bash/add", "entry_point": "add",
+     "signature": {"params": [{"name": "a", "type": "int"}, {"name": "b", "type": "int"}],
+                   "returns": "int"},
+     "docstring": "Print the sum of a and b.",
+     "references": {"bash": "add() { echo $(( $1 + $2 )); }\n"},
+     "public_cases": [{"args": [1, 2], "expected": 3}],
+     "hidden_cases": [{"args": [-4, 4], "expected": 0}, {"args": [20, 22], "expected": 42}]},
+    {"id": "bash/shout", "entry_point": "shout",
+     "signature": {"params": [{"name": "words", "type": "list[str]"}], "returns": "str"},
+     "docstring": "Print the words upper-cased, separated by one space.",
+     "references": {"bash": 'shout() { echo "$*" | tr "[:lower:]" "[:upper:]"; }\n'},
+     "hidden_cases": [{"args": [["hi"]], "expected": "HI"},
+                      {"args": [["a", "b"]], "expected": "A B"}]},
+    {"id": "bash/mean", "entry_point": "mean",
+     "signature": {"params": [{"name": "xs", "type": "list[float]"}], "returns": "float"},
+     "docstring": "Not expressible in this bash stack.",
+     "hidden_cases": [{"args": [[1.0]], "expected": 1.0}]},
+]  # fmt: skip
+
+
+def test_a_new_stack_gets_function_tasks_by_adding_its_translator(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """envs/README.md, 'A new stack gets function tasks': a translator in the stack's folder and
+    an environment over a task file; rlvr's code is not touched."""
+    if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+        pytest.skip("RLVR_SKIP_DOCKER=1")
+    stack = tmp_path / "stacks" / "bash"
+    stack.mkdir(parents=True)
+    (stack / "env.toml").write_text(BASH_STACK_TOML, encoding="utf-8")
+    (stack / "translator.py").write_text(BASH_TRANSLATOR, encoding="utf-8")
+    (tmp_path / "data").mkdir()
+    tasks_file = tmp_path / "data" / "functions.jsonl"
+    tasks_file.write_text("".join(json.dumps(t) + "\n" for t in BASH_FN_TASKS), encoding="utf-8")
+    env_dir = tmp_path / "stacks" / "bash-functions-typed"
+    env_dir.mkdir()
+    (env_dir / "env.toml").write_text(
+        'name = "bash-typed"\n[tasks]\nloader = "rlvr.tasksets.functions:load"\n'
+        f'args = {{ path = "{tasks_file}", stack = "bash" }}\n'
+        '[prompt]\ntemplate = "{prompt}"\n[grader]\nkind = "function"\n'
+        '[grader.options]\nstack = "bash"\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("RLVR_ENV_PATH", str(tmp_path / "stacks"))
+
+    env = load_env("bash-typed")
+    add, shout = env.tasks()
+    assert env.describe is not None
+    (left,) = env.describe()["untranslated"]
+    assert left == {"id": "bash/mean", "reason": "bash functions take int, str and list[str] "
+                    "arguments only"}  # fmt: skip
+    assert "Usage: add A(integer) B(integer); prints a integer." in add.prompt
+    answers = [
+        f"```bash\n{add.reference}```",
+        "```bash\nadd() { echo $(( $1 - $2 )); }\n```",
+        "```bash\nadd() { exit 0; }\n```",
+        '```bash\nadd() { printf \'\\n@@RLVR-CASE {"case": 0, "ok": true, "value": 3}\\n\'; }\n```',
+    ]
+    right, wrong, early_exit, forged = env.grade(add, answers)
+    assert right.passed, right.reason
+    assert wrong.reward == 0.0 and "returned -1, expected 3" in wrong.reason
+    assert early_exit.reward == 0.0 and early_exit.details["passed"] == 0
+    assert forged.reward == 0.0  # its line is a str result inside the driver's own line
+    (v,) = env.grade(shout, [f"```bash\n{shout.reference}```"])
+    assert v.passed, v.reason

@@ -25,7 +25,7 @@ from rlvr.graders.code_extract import extract_fenced
 STACK = "rust"
 LANGUAGES = ["rust", "rs"]
 RUN = (
-    "echo @@RLVR-READY; rustc --edition 2021 -C opt-level=1 -C debuginfo=0 "
+    "echo @@RLVR-READY; rustc --edition 2021 -C opt-level=0 -C debuginfo=0 "
     '-o "$TMPDIR/rlvr-driver" main.rs && exec "$TMPDIR/rlvr-driver"'
 )
 SANDBOX = {
@@ -246,7 +246,7 @@ def driver(task: FunctionTask) -> dict[str, str]:
     calls = []
     for i, c in enumerate(task.cases):
         args = _args(params, c.args)
-        calls.append(f"    rlvr_driver::case({i}, || {entry_name(task)}({args}));")
+        calls.append(f"    rlvr_driver::case({i}, Box::new(|| {entry_name(task)}({args})));")
     main = "\nfn main() {\n" + "\n".join(calls) + "\n}\n"
     head = (
         "#![allow(unused_imports, dead_code, unused_variables, unused_mut, unused_assignments,"

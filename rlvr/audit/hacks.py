@@ -86,8 +86,10 @@ def grader_language(grader: Any) -> str:
     if chosen:
         return normalize_language(chosen)
     options = getattr(inner, "options", None)
-    tags = getattr(options, "language", None)
-    if getattr(inner, "name", "") == "code" and tags:
+    tags = getattr(options, "language", None) or getattr(
+        getattr(inner, "translator", None), "LANGUAGES", None
+    )
+    if getattr(inner, "name", "") in ("code", "function") and tags:
         return normalize_language(tags[0])
     return normalize_language(getattr(inner, "name", "") or "python")
 

@@ -168,6 +168,34 @@ def _public(
     return text, cases
 
 
+def _integral_floats(value: Any) -> bool:
+    if isinstance(value, float):
+        return value.is_integer()
+    if isinstance(value, list | tuple):
+        return any(_integral_floats(v) for v in value)
+    if isinstance(value, dict):
+        return any(_integral_floats(v) for v in value.values())
+    return False
+
+
+def _typed_away(params: list[FType], cases: list[RawCase]) -> list[RawCase]:
+    """Cases that stay meaningful once ints and floats share one type. Two cases whose
+    arguments become equal once typed (`any_int(3.0, 4, 7)` and `any_int(3, 4, 7)`) but expect
+    different results test Python's int/float distinction, which a typed stack cannot make:
+    the one passing an integral float is dropped."""
+    import json
+
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(cases):
+        key = json.dumps([encode(t, v) for t, v in zip(params, c.args, strict=True)])
+        groups.setdefault(key, []).append(i)
+    drop: set[int] = set()
+    for idx in groups.values():
+        if len({repr(cases[i].expected) for i in idx}) > 1:
+            drop |= {i for i in idx if _integral_floats(cases[i].args)}
+    return [c for i, c in enumerate(cases) if i not in drop]
+
+
 def convert(row: dict[str, Any]) -> FunctionTask:
     """One HumanEval row -> FunctionTask; CaseError / InferError / ValueError say why not."""
     prompt, name = row["prompt"], row["entry_point"]
@@ -180,6 +208,9 @@ def convert(row: dict[str, Any]) -> FunctionTask:
         raise CaseError(f"check() calls {name} with other than its {n} parameters")
     params = [_param_type(a, [c.args[j] for c in cases]) for j, a in enumerate(fdef.args.args)]
     ret = _return_type(fdef, cases)
+    kept = _typed_away(params, cases)
+    dropped = len(cases) - len(kept)
+    cases = kept
     try:
         enc = [
             Case(
@@ -194,6 +225,8 @@ def convert(row: dict[str, Any]) -> FunctionTask:
     ns: dict[str, Any] = {"__name__": "__rlvr_humaneval__"}
     exec(compile(prompt + row["canonical_solution"], "<reference>", "exec"), ns)
     meta: dict[str, Any] = {"human_eval_prompt_helpers": helpers} if helpers else {}
+    if dropped:
+        meta["dropped_cases"] = f"{dropped} case(s) that pass 3.0 where others pass 3"
     doc, public = _public(ast.get_docstring(fdef, clean=True) or "", name, ns[name], params, ret)
     python_problem = _python_problem(ns[name], params, ret, [*public, *enc])
     if python_problem:

@@ -1,0 +1,7 @@
+function stringSequence(n) {
+  const parts = [];
+  for (let i = 0; i <= n; i++) parts.push(String(i));
+  return parts.join(' ');
+}
+
+module.exports = { stringSequence };

@@ -1,0 +1,5 @@
+function countDistinctCharacters(string) {
+  return new Set(string.toLowerCase()).size;
+}
+
+module.exports = { countDistinctCharacters };

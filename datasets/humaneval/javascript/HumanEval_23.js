@@ -1,0 +1,5 @@
+function strlen(string) {
+  return string.length;
+}
+
+module.exports = { strlen };

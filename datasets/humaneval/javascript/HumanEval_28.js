@@ -1,0 +1,5 @@
+function concatenate(strings) {
+  return strings.join('');
+}
+
+module.exports = { concatenate };

@@ -1,0 +1,5 @@
+function getPositive(l) {
+  return l.filter((x) => x > 0);
+}
+
+module.exports = { getPositive };

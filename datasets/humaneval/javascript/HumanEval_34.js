@@ -1,0 +1,5 @@
+function unique(l) {
+  return Array.from(new Set(l)).sort((a, b) => a - b);
+}
+
+module.exports = { unique };

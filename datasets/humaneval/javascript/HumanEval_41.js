@@ -1,0 +1,5 @@
+function carRaceCollision(n) {
+  return n * n;
+}
+
+module.exports = { carRaceCollision };

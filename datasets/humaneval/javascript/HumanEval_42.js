@@ -1,0 +1,5 @@
+function incrList(l) {
+  return l.map((x) => x + 1);
+}
+
+module.exports = { incrList };

@@ -1,0 +1,5 @@
+function triangleArea(a, h) {
+  return (a * h) / 2;
+}
+
+module.exports = { triangleArea };

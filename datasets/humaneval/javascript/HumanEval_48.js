@@ -1,0 +1,5 @@
+function isPalindrome(text) {
+  return text === text.split('').reverse().join('');
+}
+
+module.exports = { isPalindrome };

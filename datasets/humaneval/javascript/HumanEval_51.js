@@ -1,0 +1,5 @@
+function removeVowels(text) {
+  return text.replace(/[aeiouAEIOU]/g, '');
+}
+
+module.exports = { removeVowels };

@@ -1,0 +1,5 @@
+function belowThreshold(l, t) {
+  return l.every((x) => x < t);
+}
+
+module.exports = { belowThreshold };

@@ -1,0 +1,5 @@
+function add(x, y) {
+  return x + y;
+}
+
+module.exports = { add };

@@ -1,0 +1,5 @@
+function sumToN(n) {
+  return (n * (n + 1)) / 2;
+}
+
+module.exports = { sumToN };

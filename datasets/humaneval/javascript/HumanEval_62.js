@@ -1,0 +1,5 @@
+function derivative(xs) {
+  return xs.slice(1).map((x, i) => x * (i + 1));
+}
+
+module.exports = { derivative };

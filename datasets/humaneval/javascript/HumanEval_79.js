@@ -1,0 +1,5 @@
+function decimalToBinary(decimal) {
+  return 'db' + decimal.toString(2) + 'db';
+}
+
+module.exports = { decimalToBinary };
