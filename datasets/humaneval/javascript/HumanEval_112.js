@@ -1,0 +1,6 @@
+function reverseDelete(s, c) {
+  const kept = [...s].filter((ch) => !c.includes(ch)).join('');
+  return [kept, kept === [...kept].reverse().join('')];
+}
+
+module.exports = { reverseDelete };

@@ -1,0 +1,5 @@
+function sumSquares(lst) {
+  return lst.reduce((a, x) => a + Math.ceil(x) ** 2, 0);
+}
+
+module.exports = { sumSquares };

@@ -1,0 +1,5 @@
+function isEqualToSumEven(n) {
+  return n % 2 === 0 && n >= 8;
+}
+
+module.exports = { isEqualToSumEven };
