@@ -1,0 +1,5 @@
+package solution
+
+func IsEqualToSumEven(n int) bool {
+	return n%2 == 0 && n >= 8
+}

@@ -1,0 +1,5 @@
+package solution
+
+func Strlen(s string) int {
+	return len(s)
+}

@@ -1,0 +1,7 @@
+package solution
+
+import "strings"
+
+func Concatenate(strs []string) string {
+	return strings.Join(strs, "")
+}

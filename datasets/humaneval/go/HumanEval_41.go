@@ -1,0 +1,5 @@
+package solution
+
+func CarRaceCollision(n int) int {
+	return n * n
+}

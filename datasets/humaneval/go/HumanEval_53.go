@@ -1,0 +1,5 @@
+package solution
+
+func Add(x int, y int) int {
+	return x + y
+}

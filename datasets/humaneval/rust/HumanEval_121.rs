@@ -1,0 +1,3 @@
+fn solution(lst: Vec<i64>) -> i64 {
+    lst.iter().step_by(2).filter(|&&x| x % 2 != 0).sum()
+}

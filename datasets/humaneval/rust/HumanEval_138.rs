@@ -1,0 +1,3 @@
+fn is_equal_to_sum_even(n: i64) -> bool {
+    n % 2 == 0 && n >= 8
+}

@@ -1,0 +1,3 @@
+fn strlen(string: String) -> i64 {
+    string.chars().count() as i64
+}

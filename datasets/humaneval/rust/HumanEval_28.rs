@@ -1,0 +1,3 @@
+fn concatenate(strings: Vec<String>) -> String {
+    strings.concat()
+}

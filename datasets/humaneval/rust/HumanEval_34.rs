@@ -1,0 +1,5 @@
+fn unique(mut l: Vec<i64>) -> Vec<i64> {
+    l.sort();
+    l.dedup();
+    l
+}

@@ -1,0 +1,3 @@
+fn is_palindrome(text: String) -> bool {
+    text.chars().eq(text.chars().rev())
+}

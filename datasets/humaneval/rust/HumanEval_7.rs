@@ -1,0 +1,3 @@
+fn filter_by_substring(strings: Vec<String>, substring: String) -> Vec<String> {
+    strings.into_iter().filter(|s| s.contains(substring.as_str())).collect()
+}
