@@ -156,7 +156,8 @@ def differential_task(task: Task, runner: str, publics: list[Any], inputs: list[
     code = harness(task, publics, inputs)
     if runner == "python-check":
         test = code + "\ndef check(candidate):\n    raise AssertionError(_rlvr_audit(candidate))\n"
-        return task.model_copy(update={"hidden_tests": test, "public_tests": None})
+        meta = {k: v for k, v in task.meta.items() if k != "function"}  # run this check()
+        return task.model_copy(update={"hidden_tests": test, "public_tests": None, "meta": meta})
     test = (
         f"from solution import {task.entry_point} as _cand\n"
         + code
@@ -203,8 +204,11 @@ def report_flags(report: dict[str, Any]) -> list[Flag]:
 
 
 def _grader_spec(env: Environment) -> Any:
+    """The sandbox spec the synthetic test runs under: a function grader's check() fallback
+    when it has one (the function judge itself runs no test code)."""
     grader = getattr(env.grader, "inner", env.grader)
-    return getattr(grader, "spec", None)
+    fallback = getattr(grader, "fallback_grader", None)
+    return getattr(fallback if fallback is not None else grader, "spec", None)
 
 
 def differential_flags(env: Environment, task: Task, answers: Sequence[str]) -> list[list[Flag]]:

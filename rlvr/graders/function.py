@@ -118,6 +118,11 @@ class FunctionGrader:
             self._pool = get_pool(self.spec, self.options.pool_size)
         return self._pool
 
+    @property
+    def fallback_grader(self) -> Any:
+        """The grader of tasks without a function form (None when there is none)."""
+        return self._fallback
+
     def extract(self, completion: str) -> str | None:
         return completion
 
