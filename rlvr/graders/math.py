@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
 from rlvr.graders.bounded import PoolError, shared_pool
-from rlvr.graders.math_choice import choice_letter, grade_choice
+from rlvr.graders.math_choice import choice_letter, grade_choice, multi_choice
 from rlvr.graders.math_exact import compare_rationals, plain_number
 from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
 from rlvr.graders.math_fast import Plain, compare_plain, read_plain
@@ -174,6 +174,8 @@ class MathGrader:
         text = gold_answer(str(gold))
         norm = normalize(text, opts.percent == "fraction", opts.strip_units)
         letter = choice_letter(norm) if opts.multiple_choice else None
+        multi = multi_choice(norm) if opts.multiple_choice and not letter else None
+        norm = multi or norm  # a multi-select gold `ACD` is compared as sorted letters
         plain = plain_number(norm)
         tree = None if plain is not None or letter else read_plain(norm, opts.limits)
         return _Gold(norm, has_percent(text), plain, letter, tree, unit_of(text))
@@ -220,6 +222,8 @@ class MathGrader:
     def _forms(self, candidate: str, gold: _Gold) -> Forms:
         opts = self.options
         norm = normalize(candidate, opts.percent == "fraction", opts.strip_units)
+        if opts.multiple_choice and multi_choice(gold.norm) == gold.norm:
+            norm = multi_choice(norm) or norm
         if opts.percent != "either" or has_percent(candidate) == gold.percent:
             return (norm,)
         if has_percent(candidate):

@@ -21,6 +21,17 @@ _OTHER_RE = re.compile(r"(?<![A-Za-z\\])\(?([A-J])\)?(?![A-Za-z])")
 _IN_TEXT_RE = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.)](?=\s|$)")
 
 
+_MULTI_RE = re.compile(r"\(?[A-J]\)?(?:\s*(?:,|and|\s)\s*\(?[A-J]\)?){1,9}|[A-J]{2,10}")
+
+
+def multi_choice(norm: str) -> str | None:
+    """A multi-select answer (`ACD`, `A, C, D`, `(A) and (C)`) as its sorted letters, else None."""
+    if not _MULTI_RE.fullmatch(norm.strip()):
+        return None
+    letters = re.findall(r"[A-J]", norm)
+    return "".join(sorted(letters)) if len(set(letters)) == len(letters) else None
+
+
 def choice_letter(gold: str) -> str | None:
     """The letter of a multiple-choice gold (`C`, `(C)`), else None."""
     m = _LETTER_RE.fullmatch(gold.strip()) or _GOLD_OPTION_RE.match(gold.strip())

@@ -21,8 +21,15 @@ answer cannot make normalisation slow.
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
+from rlvr.graders.math_notation import (
+    ROW_SPACE_RE,
+    lead_phrase,
+    numbers,
+    phrase,
+    scaled,
+    sets,
+)
 from rlvr.graders.math_units import SINGLE_LETTER_UNITS, STOP_WORDS, canonical_unit, raw_unit
 
 _UNICODE = {
@@ -121,6 +128,8 @@ _RENAMES = [
     (re.compile(r"\\mathbb\s*(?:\{\s*R\s*\}|R(?![a-zA-Z]))"), r"(-\\infty,\\infty)"),
     (re.compile(r"\\(?:dots|cdots|ldots)(?![a-zA-Z])"), r"\\ldots "),
     (re.compile(r"\\bar(?![a-zA-Z])"), r"\\overline"),
+    (re.compile(r"\\[hv]space\s*\*?\s*\{[^{}]*\}"), " "),
+    (re.compile(r"\{([^{}]*)\\over(?![a-zA-Z])([^{}]*)\}"), r"\\frac{\1}{\2}"),
     (re.compile(r"\\(?:angle|measuredangle|max|min)\s*(?=[a-zA-Z])"), " "),
     (re.compile(r"\\(?:vec|overrightarrow)\s*\{\s*([a-zA-Z]{1,3})\s*\}"), r"\1"),
     (re.compile(r"\\(Re|Im)(?![a-zA-Z])"), r"\1"),
@@ -244,27 +253,6 @@ def _text_unit(m: re.Match[str]) -> str:
     return f" {name.get(word, word)}{power} "
 
 
-_EMPTY = (
-    "no solution, no solutions, no real solution, no real solutions, there is no solution, none, \
-empty set, the empty set, no such number, no such value, \\{\\}"
-)
-_REALS = "all real numbers, all reals, real numbers, every real number"
-_DNE = "dne, does not exist, the limit does not exist, limit does not exist, it does not exist"
-_PHRASES = dict.fromkeys(_EMPTY.split(", "), "\\emptyset") | dict.fromkeys(_DNE.split(", "), "DNE")
-_PHRASES |= dict.fromkeys(_REALS.split(", "), "(-\\infty,\\infty)")
-_SETMINUS_RE = re.compile(r"\(-\\infty,\s*\\infty\)\s*\\setminus\s*\\\{\s*(-?[\w.]+)\s*\\\}")
-_LEAD_PHRASE_RE = re.compile(r"^(?:the\s+)?(?:final\s+)?answer\s+is:?\s*", re.IGNORECASE)
-_SET_BUILDER_RE = re.compile(
-    r"\s*\\\{\s*([a-zA-Z])\s*(?:\\in\s*[^|:]{1,40}?)?\s*[|:]\s*([^{}]+?)\s*\\\}\s*"
-)
-
-
-def _set_builder(text: str) -> str:
-    """`\\{x | x > 2\\}` and `\\{x \\mid x > 2\\}` state the condition `x > 2`."""
-    m = _SET_BUILDER_RE.fullmatch(text)
-    return m.group(2) if m else text
-
-
 def _split_units(text: str) -> tuple[str, list[str]]:
     words = text.split(" ")
     cut = len(words)
@@ -282,22 +270,6 @@ def unit_of(text: str) -> str | None:
     if "," in bare:
         return found
     return canonical_unit(_split_units(bare)[1]) or found
-
-
-_SCALED_RE = re.compile(r"(-?\d+(?:\.\d+)?) (hundred|thousand|million|billion|trillion|dozen)")
-_SCALE = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
-_SCALE |= {"trillion": 10**12, "dozen": 12}
-
-
-def _scaled(text: str) -> str:
-    """`5 million` is 5000000 and `1 dozen` is 12: the word changes the value."""
-    m = _SCALED_RE.fullmatch(text)
-    if m is None:
-        return text
-    value = Fraction(m.group(1)) * _SCALE[m.group(2)]
-    return (
-        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    )
 
 
 def _strip_punctuation(text: str) -> str:
@@ -361,9 +333,11 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     The percent sign is dropped (`10\\%` is 10) unless `percent_as_fraction` (then it is 10/100).
     """
     s = _DOUBLE_ESCAPED_RE.sub(r"\\", text)
+    s = ROW_SPACE_RE.sub(r"\\\\ ", s)  # `\\\\[2pt]` is a row break, not `\\[`
     s = _NEWLINE_ESCAPE_RE.sub(" ", s)
     s = _ROOT_DIGITS_RE.sub(r"\\sqrt{\1}", s)
     s = _UNICODE_RE.sub(lambda m: _UNICODE[m.group(0)], s)
+    s = numbers(s)
     s = _REPEATING_RE.sub(_repeating, s)
     s = _SPACED_COMMA_RE.sub("{,}", s)
     s = _SEPARATED_THOUSANDS_RE.sub(r"\1,", s)
@@ -376,12 +350,12 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _unwrap(s)
     for pattern, repl in _RENAMES:
         s = pattern.sub(repl, s)
-    s = _set_builder(_SETMINUS_RE.sub(r"(-\\infty,\1)\\cup(\1,\\infty)", s))
+    s = sets(s)
     s = PERCENT_RE.sub(" /100 " if percent_as_fraction else " ", s)
     s = _SPACE_RE.sub(" ", s).replace(" ^", "^").strip()
     s = _strip_punctuation(s)
     s = _strip_units(s).strip() if strip_units else s
     s = _strip_punctuation(s)
-    s = _scaled(_ungroup_thousands(s))
-    s = number_words(_LEAD_PHRASE_RE.sub("", s.rstrip("\\").strip()))
-    return _PHRASES.get(s.lower().rstrip("."), s)
+    s = scaled(_ungroup_thousands(s))
+    s = number_words(lead_phrase(s.rstrip("\\").strip()))
+    return phrase(s)

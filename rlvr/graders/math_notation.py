@@ -1,0 +1,87 @@
+"""Notations read as a whole: ellipses, degrees in trig, set-builder sets, answer phrases.
+
+graders/math/README.md ("Normalisation") is the reference for each rule.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+_EMPTY = (
+    "no solution, no solutions, no real solution, no real solutions, there is no solution, none, \
+empty set, the empty set, no such number, no such value, \\{\\}"
+)
+_REALS = "all real numbers, all reals, real numbers, every real number"
+_DNE = "dne, does not exist, the limit does not exist, limit does not exist, it does not exist"
+_PHRASES = dict.fromkeys(_EMPTY.split(", "), "\\emptyset") | dict.fromkeys(_DNE.split(", "), "DNE")
+_PHRASES |= dict.fromkeys(_REALS.split(", "), "(-\\infty,\\infty)")
+ROW_SPACE_RE = re.compile(r"\\\\\[\s*-?[\d.]+\s*(?:pt|em|ex|mm|cm)\s*\]")
+_TRIG_DEGREES_RE = re.compile(
+    r"\\(sin|cos|tan|cot|sec|csc)\s*(\(?)\s*(\d+(?:\.\d+)?)\s*\^\s*\{?\s*\\circ\s*\}?"
+)
+_ELLIPSIS_RE = re.compile(r"(\d*)\.(\d+)\s*(?:\.\.\.|…|\\[lc]?dots(?![a-zA-Z]))")
+
+
+def _ellipsis(m: re.Match[str]) -> str:
+    """`0.363636...` and `0.333\\ldots` repeat their last block: 4/11 and 1/3."""
+    digits = m.group(2)
+    if len(digits) > 60:
+        return m.group(0)  # bounded: a long decimal is never searched for a block
+    for size in range(1, len(digits) // 2 + 1):
+        block = digits[-size:]
+        if digits.endswith(block * (3 if size == 1 else 2)):
+            body = digits
+            while body.endswith(block):
+                body = body[:-size]
+            return f"{m.group(1)}.{body}\\overline{{{block}}}"
+    return m.group(0)
+
+
+_SETMINUS_RE = re.compile(r"\(-\\infty,\s*\\infty\)\s*\\setminus\s*\\\{\s*(-?[\w.]+)\s*\\\}")
+_LEAD_PHRASE_RE = re.compile(r"^(?:the\s+)?(?:final\s+)?answer\s+is:?\s*", re.IGNORECASE)
+_SET_BUILDER_RE = re.compile(
+    r"\s*\\\{\s*([a-zA-Z])\s*(?:\\in\s*[^|:]{1,40}?)?\s*[|:]\s*([^{}]+?)\s*\\\}\s*"
+)
+
+
+def _set_builder(text: str) -> str:
+    """`\\{x | x > 2\\}` and `\\{x \\mid x > 2\\}` state the condition `x > 2`."""
+    m = _SET_BUILDER_RE.fullmatch(text)
+    return m.group(2) if m else text
+
+
+_SCALED_RE = re.compile(r"(-?\d+(?:\.\d+)?) (hundred|thousand|million|billion|trillion|dozen)")
+_SCALE = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_SCALE |= {"trillion": 10**12, "dozen": 12}
+
+
+def scaled(text: str) -> str:
+    """`5 million` is 5000000 and `1 dozen` is 12: the word changes the value."""
+    m = _SCALED_RE.fullmatch(text)
+    if m is None:
+        return text
+    value = Fraction(m.group(1)) * _SCALE[m.group(2)]
+    return (
+        str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    )
+
+
+def numbers(text: str) -> str:
+    """`0.333\\ldots` is `0.\\overline{3}`; `\\sin 30^\\circ` is `\\sin(30\\pi/180)`."""
+    return _TRIG_DEGREES_RE.sub(r"\\\1\2(\3\\pi/180)", _ELLIPSIS_RE.sub(_ellipsis, text))
+
+
+def sets(text: str) -> str:
+    """`\\mathbb{R} \\setminus \\{a\\}` as two intervals; a set-builder set as its condition."""
+    return _set_builder(_SETMINUS_RE.sub(r"(-\\infty,\1)\\cup(\1,\\infty)", text))
+
+
+def lead_phrase(text: str) -> str:
+    """`\\text{The answer is } 5` inside a box is 5."""
+    return _LEAD_PHRASE_RE.sub("", text)
+
+
+def phrase(text: str) -> str:
+    """Whole-answer phrases: `no solutions` is the empty set, `DNE` does not exist."""
+    return _PHRASES.get(text.lower().rstrip("."), text)
