@@ -164,7 +164,8 @@ def from_prose(text: str) -> str:
     if _is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
         return text
     if _NEGATION_RE.match(text):
-        return NEGATED  # "the answer is not 5" states no answer
+        but = re.search(r"[ \t,]+but[ \t]+(?:it[ \t]+is[ \t]+|is[ \t]+)?", text)
+        return from_prose(text[but.end() :]) if but else NEGATED  # "not 3 but 2" states 2
     lead = _SPAN_RE.match(text) or _NUMBER_RE.match(text)
     scale = _SCALE_WORD_RE.match(text, lead.end()) if lead is not None else None
     if scale is not None:

@@ -72,8 +72,17 @@ def numbers(text: str) -> str:
     return _TRIG_DEGREES_RE.sub(r"\\\1\2(\3\\pi/180)", _ELLIPSIS_RE.sub(_ellipsis, text))
 
 
+_NOT_EQUAL_RE = re.compile(r"[a-zA-Z]\s*(?:\\neq?(?![a-zA-Z])|!=)\s*(-?[\w.]+)")
+
+
 def sets(text: str) -> str:
-    """`\\mathbb{R} \\setminus \\{a\\}` as two intervals; a set-builder set as its condition."""
+    """`\\mathbb{R} \\setminus \\{a\\}` as two intervals; a set-builder set as its condition;
+    `x \\neq a` as the two intervals around a."""
+    text = (
+        _NOT_EQUAL_RE.sub(r"(-\\infty,\1)\\cup(\1,\\infty)", text)
+        if _NOT_EQUAL_RE.fullmatch(text.strip())
+        else text
+    )
     return _set_builder(_SETMINUS_RE.sub(r"(-\\infty,\1)\\cup(\1,\\infty)", text))
 
 
