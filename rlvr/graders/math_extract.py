@@ -47,14 +47,12 @@ _ANSWER_LINE_RE = re.compile(
     r"[:：][ \t]*(?=([^\n]*?)[ \t]*$)",
     re.MULTILINE | re.IGNORECASE,
 )
-_ANSWER_IS_RE = re.compile(
-    r"\b(?:the[ \t]+)?(?:final[ \t]+|correct[ \t]+)?(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
-    r"(?=([^\n]{1,1200}))"
-    r"|(?:la[ \t]+)?r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|la[ \t]+respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|die[ \t]+(?:endg[üu]ltige[ \t]+)?antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*"
-    r"(?=([^\n]{1,1200}))"
-    r"|【?(?:最终|故|所以)?答案(?:是|为)?】?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))"
+_ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
+    r"(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|答案(?:是|为)?】?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))"
     r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
     re.IGNORECASE,
 )
@@ -313,8 +311,9 @@ def _answer_text(completion: str) -> str | None:
     tags = list(_ANSWER_TAG_RE.finditer(text))
     if tags:
         text = tags[-1].group(1)  # `<answer>20</answer> 18` answers 20
-    text = _UMINUS_RE.sub(" -", text).replace("\u2212", "-")  # "is − 3" is -3
-    return _NEGATIVE_WORD_RE.sub("-", text)
+    if "\u2212" in text:
+        text = _UMINUS_RE.sub(" -", text).replace("\u2212", "-")  # "is − 3" is -3
+    return _NEGATIVE_WORD_RE.sub("-", text) if "egative" in text else text
 
 
 def _line_end(text: str, start: int) -> int:

@@ -20,6 +20,7 @@ answer cannot make normalisation slow.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rlvr.graders.math_notation import (
@@ -327,6 +328,7 @@ def has_percent(text: str) -> bool:
     return PERCENT_RE.search(text) is not None
 
 
+@functools.lru_cache(maxsize=4096)  # pure; a group's repeated answers and its gold are read once
 def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = True) -> str:
     """The canonical string form of an answer (or gold) for the parser and for reports.
 
