@@ -40,6 +40,7 @@ from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
 from rlvr.graders.math_fast import Plain, compare_plain, read_plain
 from rlvr.graders.math_guard import Limits
 from rlvr.graders.math_normalize import has_percent, normalize, unit_of
+from rlvr.graders.math_notation import base_digits
 from rlvr.graders.math_rules import Rules
 from rlvr.graders.math_units import unit_conflict
 from rlvr.graders.math_verdicts import clip as _clip
@@ -224,6 +225,8 @@ class MathGrader:
         norm = normalize(candidate, opts.percent == "fraction", opts.strip_units)
         if opts.multiple_choice and multi_choice(gold.norm) == gold.norm:
             norm = multi_choice(norm) or norm
+        if norm == base_digits(gold.norm):
+            norm = gold.norm  # `1011` for `1011_2`: the digits in the asked base
         if opts.percent != "either" or has_percent(candidate) == gold.percent:
             return (norm,)
         if has_percent(candidate):

@@ -94,3 +94,13 @@ def lead_phrase(text: str) -> str:
 def phrase(text: str) -> str:
     """Whole-answer phrases: `no solutions` is the empty set, `DNE` does not exist."""
     return _PHRASES.get(text.lower().rstrip("."), text)
+
+
+_BASE_RE = re.compile(r"([0-9A-Z]+)_\{?\s*(\d{1,2})\s*\}?")
+
+
+def base_digits(norm: str) -> str | None:
+    """The digits of a gold written in a base (`1011_2` -> `1011`): an answer writing the same
+    digits without the subscript answers it (the question asked for that base)."""
+    m = _BASE_RE.fullmatch(norm.strip())
+    return m.group(1) if m and 2 <= int(m.group(2)) <= 36 and int(m.group(2)) != 10 else None
