@@ -49,7 +49,7 @@ def test_check_math_cases_copies_keys_and_keeps_order(tmp_path):
     result = run("check", "math", "--cases", str(cases))
     assert result.returncode == 0, result.stderr
     rows = lines(result.stdout)
-    assert [r.get("id") for r in rows] == ["a", "b", None, "c"]
+    assert [r.get("id") for r in rows] == ["a", None, "b", None, "c"]
     assert rows[0] == {
         "accepted": True,
         "status": "scored",
@@ -57,9 +57,10 @@ def test_check_math_cases_copies_keys_and_keeps_order(tmp_path):
         "id": "a",
         "note": {"k": 1},
     }
-    assert rows[1]["accepted"] is False and rows[1]["status"] == "scored"
-    assert rows[2]["status"] == "input_error" and "line 4: not valid JSON" in rows[2]["reason"]
-    assert rows[3]["status"] == "input_error" and "missing key(s) ['gold']" in rows[3]["reason"]
+    assert rows[1]["status"] == "input_error" and rows[1]["reason"] == "line 2: empty line"
+    assert rows[2]["accepted"] is False and rows[2]["status"] == "scored"
+    assert rows[3]["status"] == "input_error" and "line 4: not valid JSON" in rows[3]["reason"]
+    assert rows[4]["status"] == "input_error" and "missing key(s) ['gold']" in rows[4]["reason"]
 
 
 def test_check_toolcall_cases_from_stdin():
@@ -112,6 +113,30 @@ def test_grade_contract_with_unknown_ids_and_bad_lines(tmp_path):
         ("math/add1-001", "scored", 0.0),
     ]
     assert "has no task 'math/nope'" in rows[1]["reason"]
+
+
+def test_grade_keeps_one_line_per_input_line_whatever_the_bytes(tmp_path):
+    """Bytes that are not UTF-8, JSON nested past the parser's depth, blank lines and a BOM
+    each cost one input_error line; the verdicts around them are kept and stay aligned."""
+    good = json.dumps({"task_id": "math/add1-001", "completion": "\\boxed{11}"}).encode()
+    deep = b'{"task_id": "math/add1-001", "completion": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    answers = tmp_path / "answers.jsonl"
+    answers.write_bytes(
+        b"\xef\xbb\xbf" + good + b"\n"
+        + b'{"task_id": "math/add1-001", "completion": "\xff\xfe"}\n'
+        + deep + b"\n"
+        + b"\n   \n"
+        + good + b"\n\n\n"
+    )  # fmt: skip
+    out = tmp_path / "out.jsonl"
+    result = run("grade", "--env", "math", "--answers", str(answers), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    rows = lines(out.read_text())
+    assert [r["status"] for r in rows] == ["scored"] + ["input_error"] * 4 + ["scored"]
+    assert [r["reward"] for r in rows if r["status"] == "scored"] == [1.0, 1.0]
+    assert "line 2: not UTF-8" in rows[1]["reason"]
+    assert "line 3: JSON nested too deeply" in rows[2]["reason"]
+    assert [r["reason"] for r in rows[3:5]] == ["line 4: empty line", "line 5: empty line"]
 
 
 def test_envs_list_json_includes_builtins():

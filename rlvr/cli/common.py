@@ -70,25 +70,43 @@ def emit(record: dict[str, Any], out: IO[str] | None = None) -> None:
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | str]]:
-    """(line number, parsed object) per non-blank line; a string in place of the object
-    describes a line that is not a JSON object. `-` reads standard input."""
-    fh = sys.stdin if str(path) == "-" else path.open(encoding="utf-8")
+    """(line number, parsed object) per input line; a string in place of the object describes a
+    line that cannot be read (not UTF-8, not a JSON object, nested too deep, blank). Every line
+    before the last non-blank one yields, so outputs stay aligned with inputs; blank lines at
+    the end of the file are ignored. `-` reads standard input."""
+    fh = sys.stdin.buffer if str(path) == "-" else path.open("rb")
+    blanks: list[int] = []
     try:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
+        for lineno, raw in enumerate(fh, 1):
+            if not raw.strip():
+                blanks.append(lineno)
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as e:
-                yield lineno, f"line {lineno}: not valid JSON ({e.msg} at column {e.colno})"
-                continue
-            if not isinstance(obj, dict):
-                yield lineno, f"line {lineno}: expected a JSON object, got {type(obj).__name__}"
-                continue
-            yield lineno, obj
+            for blank in blanks:
+                yield blank, f"line {blank}: empty line"
+            blanks = []
+            yield lineno, _parse_line(lineno, raw[3:] if lineno == 1 and raw[:3] == _BOM else raw)
     finally:
-        if fh is not sys.stdin:
+        if fh is not sys.stdin.buffer:
             fh.close()
+
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _parse_line(lineno: int, raw: bytes) -> dict[str, Any] | str:
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"line {lineno}: not UTF-8 (byte {e.start + 1}); write the file as UTF-8"
+    try:
+        obj = json.loads(line)
+    except json.JSONDecodeError as e:
+        return f"line {lineno}: not valid JSON ({e.msg} at column {e.colno})"
+    except RecursionError:
+        return f"line {lineno}: JSON nested too deeply to read"
+    if not isinstance(obj, dict):
+        return f"line {lineno}: expected a JSON object, got {type(obj).__name__}"
+    return obj
 
 
 def require_file(path: Path, what: str) -> None:
