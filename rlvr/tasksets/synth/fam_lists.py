@@ -312,3 +312,68 @@ best
         rel,
         (int_lists(-3, 5, 10),),
     )
+
+
+@family("extremes", ("medium",), "lists", "tuples", "loops")
+def extremes(r: random.Random, level: Difficulty) -> Draft:
+    """A pair of statistics of xs returned together: (min, max), or counts below/above k."""
+    if r.random() < 0.3:
+        py = "if not xs:\n    return (0, 0)\nreturn (min(xs), max(xs))"
+        js = """
+if (xs.length === 0) {
+    return [0, 0];
+}
+return [Math.min(...xs), Math.max(...xs)];
+"""
+        go = """
+if len(xs) == 0 {
+    return 0, 0
+}
+lo, hi := xs[0], xs[0]
+for _, x := range xs {
+    if x < lo {
+        lo = x
+    }
+    if x > hi {
+        hi = x
+    }
+}
+return lo, hi
+"""
+        rs = """
+if xs.is_empty() {
+    return (0, 0);
+}
+(*xs.iter().min().unwrap(), *xs.iter().max().unwrap())
+"""
+        doc = (
+            "Return the smallest and the largest element of xs as a pair; (0, 0) for an empty list."
+        )
+        return Draft(
+            "extremes", level, "min_max", XS, "tuple[int, int]", doc, code4(py, js, go, rs),
+            "minmax", (int_lists(),),
+        )  # fmt: skip
+    k = r.randint(-5, 8)
+    py = f"return (sum(1 for x in xs if x < {k}), sum(1 for x in xs if x > {k}))"
+    js = f"return [xs.filter((x) => x < {k}).length, xs.filter((x) => x > {k}).length];"
+    go = f"""
+below, above := 0, 0
+for _, x := range xs {{
+    if x < {k} {{
+        below++
+    }} else if x > {k} {{
+        above++
+    }}
+}}
+return below, above
+"""
+    rs = f"""
+let below = xs.iter().filter(|&&x| x < {k}).count() as i64;
+let above = xs.iter().filter(|&&x| x > {k}).count() as i64;
+(below, above)
+"""
+    doc = f"Return a pair: how many elements of xs are less than {k}, and how many are greater."
+    return Draft(
+        "extremes", level, "count_around", XS, "tuple[int, int]", doc, code4(py, js, go, rs),
+        f"around{k}", (int_lists(),),
+    )  # fmt: skip

@@ -1,8 +1,9 @@
 """Whole reference files per stack: signature line around a family's body, imports, helpers.
 
 The names and types follow the stack translators' conventions (python and rust keep
-snake_case, javascript uses camelCase, go PascalCase; go `int`, rust `i64`, rust takes strings,
-lists and maps by reference and returns owned values).
+snake_case, javascript uses camelCase, go PascalCase; go `int` and multiple results for a
+returned tuple, rust `i64` and owned parameters). Bodies are written to compile whether rust
+parameters are owned or borrowed.
 """
 
 from __future__ import annotations
@@ -29,22 +30,20 @@ def go_type(t: FType) -> str:
         return f"map[{go_type(t.args[0])}]{go_type(t.args[1])}"
     if t.kind == "optional":
         return f"*{go_type(t.args[0])}"
+    if t.kind == "tuple" and len(set(t.args)) == 1:
+        return f"[{len(t.args)}]{go_type(t.args[0])}"
     raise ValueError(f"no Go type for {t}")
 
 
-def rust_type(t: FType, arg: bool = False) -> str:
-    """The Rust type; arguments borrow strings, lists and maps."""
-    simple = {"int": "i64", "float": "f64", "bool": "bool"}
+def rust_type(t: FType) -> str:
+    """The Rust type (parameters are owned values, as the rust translator declares them)."""
+    simple = {"int": "i64", "float": "f64", "bool": "bool", "str": "String"}
     if t.kind in simple:
         return simple[t.kind]
-    if t.kind == "str":
-        return "&str" if arg else "String"
     if t.kind == "list":
-        inner = rust_type(t.args[0])
-        return f"&[{inner}]" if arg else f"Vec<{inner}>"
+        return f"Vec<{rust_type(t.args[0])}>"
     if t.kind == "dict":
-        inner = f"HashMap<{rust_type(t.args[0])}, {rust_type(t.args[1])}>"
-        return f"&{inner}" if arg else inner
+        return f"HashMap<{rust_type(t.args[0])}, {rust_type(t.args[1])}>"
     if t.kind == "optional":
         return f"Option<{rust_type(t.args[0])}>"
     if t.kind == "tuple":
@@ -71,18 +70,21 @@ def _go(draft: Draft) -> str:
     if code.imports:
         head += "import (\n" + "".join(f'\t"{i}"\n' for i in code.imports) + ")\n\n"
     helpers = f"{code.helpers.rstrip()}\n\n" if code.helpers else ""
-    ret = go_type(parse_type(draft.returns))
+    rt = parse_type(draft.returns)
+    ret = go_type(rt)
+    if rt.is_fixed_tuple:  # a tuple result is Go's multiple results
+        ret = "(" + ", ".join(go_type(a) for a in rt.args) + ")"
     sig = f"func {camel(draft.name, upper=True)}({params}) {ret}"
     return f"{head}{helpers}{sig} {{\n{code.body.rstrip()}\n}}\n"
 
 
 def _rust(draft: Draft) -> str:
     code = draft.code["rust"]
-    params = ", ".join(f"{n}: {rust_type(parse_type(t), arg=True)}" for n, t in draft.params)
+    params = ", ".join(f"{n}: {rust_type(parse_type(t))}" for n, t in draft.params)
     head = "".join(f"{line}\n" for line in code.imports)
     head += "\n" if head else ""
     ret = rust_type(parse_type(draft.returns))
-    return f"{head}pub fn {draft.name}({params}) -> {ret} {{\n{code.body.rstrip()}\n}}\n"
+    return f"{head}fn {draft.name}({params}) -> {ret} {{\n{code.body.rstrip()}\n}}\n"
 
 
 _RENDER = {"python": python_source, "javascript": _js, "go": _go, "rust": _rust}
