@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rlvr.functions.task import read_function_tasks
+from rlvr.functions.task import Case, check_case, read_function_tasks
 from rlvr.functions.typelang import parse_type
 from rlvr.tasksets.synth import SEED, generate, task_id
 from rlvr.tasksets.synth.catalog import FAMILIES
@@ -58,6 +58,17 @@ def test_set_size_levels_and_unique_ids(committed) -> None:
     levels = Counter(t.difficulty for t in committed)
     assert set(levels) == {"easy", "medium", "hard"} and min(levels.values()) >= 500
     assert len({t.meta["family"] for t in committed}) == len(FAMILIES)
+
+
+def test_every_case_fits_the_signature(committed) -> None:
+    """Arguments and expected values decode under the declared types (bool is not int, ...)."""
+    for t in committed:
+        types, ret = t.signature.param_types, t.signature.return_type
+        for i, case in enumerate(t.cases):
+            check_case(case, types, ret, f"{t.id} case {i}")
+    bad = Case(args=[[1, True]], expected=1)
+    with pytest.raises(ValueError, match="bool"):
+        check_case(bad, [parse_type("list[int]")], parse_type("int"), "probe")
 
 
 def test_every_task_is_typed_short_and_has_four_references(committed) -> None:
