@@ -97,7 +97,8 @@ def rust_job(tr: Any, tasks: list[FunctionTask], chunk: int) -> tuple[dict[str, 
             main = tr.driver(task)["main.rs"]
             helpers, body = main.split('include!("solution.rs");\n', 1)[1].split("\nfn main() {\n")
             calls.append(f'    println!("\\n{MARK}{n:05d}");\n')
-            calls.append(body.rsplit("\n}", 1)[0].replace(f"|| {name}(", f"|| {mod}::{name}(") + "\n")
+            body = body.rsplit("\n}", 1)[0].replace(f"|| {name}(", f"|| {mod}::{name}(")
+            calls.append(body + "\n")
         src = f"{RUST_ATTRS}{helpers}{''.join(mods)}\nfn main() {{\n{''.join(calls)}}}\n"
         files[f"c{start:05d}.rs"] = src
         builds.append(
