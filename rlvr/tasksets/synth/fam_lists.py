@@ -347,7 +347,7 @@ if xs.is_empty() {
 (*xs.iter().min().unwrap(), *xs.iter().max().unwrap())
 """
         doc = (
-            "Return the smallest and the largest element of xs as a pair; (0, 0) for an empty list."
+            "Return the smallest and the largest element of xs as a pair; 0 and 0 for an empty list."
         )
         return Draft(
             "extremes", level, "min_max", XS, "tuple[int, int]", doc, code4(py, js, go, rs),

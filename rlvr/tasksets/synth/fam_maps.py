@@ -233,7 +233,7 @@ best.map(|(k, _)| k.clone())
         D,
         "optional[str]",
         f"Return the key of d with the {what} value (the alphabetically first such key on ties), "
-        "or None when d is empty.",
+        "or no value at all when d is empty.",
         code4(py, js, go, rs, rs_imports=HM),
         what,
         (str_int_dicts(-3, 4),),
