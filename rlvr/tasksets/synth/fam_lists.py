@@ -346,9 +346,7 @@ if xs.is_empty() {
 }
 (*xs.iter().min().unwrap(), *xs.iter().max().unwrap())
 """
-        doc = (
-            "Return the smallest and the largest element of xs as a pair; 0 and 0 for an empty list."
-        )
+        doc = "Return the smallest and the largest element of xs as a pair; 0 and 0 if xs is empty."
         return Draft(
             "extremes", level, "min_max", XS, "tuple[int, int]", doc, code4(py, js, go, rs),
             "minmax", (int_lists(),),
