@@ -112,10 +112,15 @@ class FunctionGrader:
 
     @property
     def pool(self) -> Any:
+        """Warm containers; by default two per CPU: a driver job is one exec whose time is
+        mostly Docker's round trip, so one container per core leaves the cores idle."""
         if self._pool is None or self._pool.closed:
+            import os
+
             from rlvr.sandbox.docker import get_pool
 
-            self._pool = get_pool(self.spec, self.options.pool_size)
+            size = self.options.pool_size or 2 * (os.cpu_count() or 1)
+            self._pool = get_pool(self.spec, size)
         return self._pool
 
     @property
