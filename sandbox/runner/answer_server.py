@@ -1,6 +1,7 @@
 """The answer's side of rpc.py: runs as the answer's own uid, holds nothing but the answer.
 
     python3 -I /opt/rlvr/answer_server.py ANSWER_DIR     (fds in RLVR_RPC_FDS: read,write)
+    python3 -I -S /opt/rlvr/answer_server.py - NAME      (the program on stdin, as module NAME)
 
 Reads one JSON request per line, acts on the answer's objects, writes one JSON reply per line.
 Everything in this process is the answer's to change, and that is fine: what it sends back is
@@ -116,7 +117,11 @@ def handle(req: dict) -> dict:
     try:
         after = None
         if op == "import":
+            if req["name"] in _failed:
+                raise _failed[req["name"]]
             value = importlib.import_module(req["name"])
+            if req.get("attr"):  # the module's one attribute the judge needs (a round trip less)
+                value = getattr(value, req["attr"])
         elif op == "call":
             value, after = _call(req)
         else:
@@ -130,6 +135,23 @@ def handle(req: dict) -> dict:
         return {"raise": names, "message": str(e)[:2000]}
 
 
+def _load_program(program: str, name: str) -> None:
+    """Make `import name` give `program`; its errors surface on the judge's first import."""
+    import types
+
+    module = types.ModuleType(name)
+    module.__file__ = "solution.py"
+    sys.modules[name] = module
+    try:
+        exec(compile(program, "solution.py", "exec"), module.__dict__)
+    except BaseException as e:  # reported when the judge imports the module
+        sys.modules.pop(name, None)
+        _failed[name] = e
+
+
+_failed: dict[str, BaseException] = {}
+
+
 def main() -> int:
     try:  # under memory pressure the kernel kills the answer first, not the judge or runner
         with open("/proc/self/oom_score_adj", "w") as fh:
@@ -137,8 +159,13 @@ def main() -> int:
     except OSError:
         pass
     rfd, wfd = (int(x) for x in os.environ.pop("RLVR_RPC_FDS").split(","))
-    sys.path.insert(0, os.path.abspath(sys.argv[1]))
-    os.chdir(sys.argv[1])
+    if sys.argv[1] == "-":  # `- NAME`: the program comes on stdin, as module NAME
+        program = sys.stdin.buffer.read().decode("utf-8", "replace")
+        sys.stdin.close()
+        _load_program(program, sys.argv[2])
+    else:
+        sys.path.insert(0, os.path.abspath(sys.argv[1]))
+        os.chdir(sys.argv[1])
     rd = os.fdopen(rfd, "rb")
     wr = os.fdopen(wfd, "wb", buffering=0)
     for line in rd:

@@ -23,6 +23,7 @@ import json
 import os
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,13 +32,14 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rlvr_strict
 from sweep import (
-    SCRATCH_ROOT,
     as_uid,
     drop_to,
     fresh_uids,
     kill_all,
     limit_counters,
+    owns_anything,
     wipe_all,
+    wipe_own,
 )
 
 RESULT_MARK = "@@RLVR-RESULT@@"
@@ -60,16 +62,19 @@ def _check(job: dict, candidate) -> dict:
         return {"outcome": kind, "message": "".join(tb[-3:])[-800:]}
 
 
-def _judge(job: dict, judge_uid: int, rpc_fds: tuple[int, int], out_w: int, res_w: int) -> None:
-    """The forked judge; never returns."""
+def _judge_loop(job: dict, judge_uid: int, sock: socket.socket, res_w: int) -> None:
+    """The group's judge (forked, then turned into the judge's uid); never returns.
+
+    For each answer the runner sends the two pipe ends of that answer's server over `sock`;
+    the judge runs `check` against the proxy and writes one JSON outcome line to `res_w`.
+    """
     code = 0
     try:
         os.setsid()
-        devnull = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(devnull, 0)
-        os.dup2(out_w, 1)
-        os.dup2(out_w, 2)
-        keep = {0, 1, 2, res_w, *rpc_fds}
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        keep = {0, 1, 2, res_w, sock.fileno()}
         for fd in range(3, 1024):
             if fd not in keep:
                 with contextlib.suppress(OSError):
@@ -77,42 +82,129 @@ def _judge(job: dict, judge_uid: int, rpc_fds: tuple[int, int], out_w: int, res_
         drop_to(judge_uid)
         import rpc
 
-        ch = rpc.Channel(*rpc_fds)
-        try:
-            module = rpc.import_answer(ch, MODULE)
-            candidate = getattr(module, job["entry_point"])
-        except BaseException as e:
-            result = {"outcome": "error", "message": f"{type(e).__name__}: {e}"[-800:]}
-        else:
-            result = _check(job, candidate)
-        os.write(res_w, json.dumps(result).encode())
+        while True:
+            msg, fds, _flags, _addr = socket.recv_fds(sock, 64, 2)
+            if not msg or len(fds) != 2:
+                break
+            ch = rpc.Channel(*fds)
+            try:
+                candidate = ch.value("import", name=MODULE, attr=job["entry_point"])
+            except BaseException as e:
+                result = {"outcome": "error", "message": f"{type(e).__name__}: {e}"[-800:]}
+            else:
+                result = _check(job, candidate)
+            for f in (ch.r, ch.w):
+                with contextlib.suppress(OSError):
+                    f.close()
+            os.write(res_w, json.dumps(result).encode() + b"\n")
     except BaseException:
         code = 1
     os._exit(code)
 
 
-def _collect(pid: int, fds: dict[int, int], deadline: float) -> tuple[dict[int, bytes], bool]:
-    """Read the pipes until the judge exits (or the deadline); the bytes per fd, timed out."""
+def _start_server(uid: int, out_w: int) -> tuple:
+    """Start an answer server as `uid`; it waits for its program on stdin (run_one sends it),
+    so it can start while the previous answer is checked. (proc, the judge's rpc fds)."""
+    j2a_r, j2a_w = os.pipe()
+    a2j_r, a2j_w = os.pipe()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": "/tmp",
+           "TMPDIR": "/tmp", "RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-I", "-S", os.path.join(HERE, "answer_server.py"), "-", MODULE],
+        env=env, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(j2a_r, a2j_w),
+        start_new_session=True, user=uid, group=uid, extra_groups=[], umask=0o077, cwd="/tmp",
+    )  # fmt: skip
+    os.close(j2a_r)
+    os.close(a2j_w)
+    return proc, (a2j_r, j2a_w)
+
+
+class Server:
+    """One answer's server, started ahead of its turn, and its output pipe."""
+
+    def __init__(self, uid: int) -> None:
+        self.uid = uid
+        self.out_r, out_w = os.pipe()
+        self.proc, self.rpc_fds = _start_server(uid, out_w)
+        os.close(out_w)
+
+    def send_program(self, program: str) -> None:
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(program.encode())
+            self.proc.stdin.close()
+        except OSError:  # it exited at once: the judge sees a closed pipe
+            pass
+
+
+class Judge:
+    """The group's one judge process and the pipe its outcomes come back on."""
+
+    def __init__(self, job: dict, uid: int) -> None:
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        res_r, res_w = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - child
+            self.sock.close()
+            os.close(res_r)
+            _judge_loop(job, uid, theirs, res_w)
+        theirs.close()
+        os.close(res_w)
+        self.res_r = res_r
+        os.set_blocking(res_r, False)
+        self.buf = bytearray()
+
+    def send(self, index: int, fds: tuple[int, int]) -> None:
+        socket.send_fds(self.sock, [str(index).encode()], list(fds))
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.res_r)
+
+
+def _collect(judge: Judge, out_r: int, out_cap: int, deadline: float) -> tuple[dict | None, bytes]:
+    """Wait for the judge's next outcome line (or the deadline), draining the answer's output."""
     sel = selectors.DefaultSelector()
-    bufs = {fd: bytearray() for fd in fds}
-    for fd in fds:
-        os.set_blocking(fd, False)
-        sel.register(fd, selectors.EVENT_READ)
-    timed_out = exited = False
-    while not exited:
-        exited = os.waitpid(pid, os.WNOHANG)[0] != 0
+    os.set_blocking(out_r, False)
+    sel.register(out_r, selectors.EVENT_READ, "out")
+    sel.register(judge.res_r, selectors.EVENT_READ, "res")
+    out = bytearray()
+    result = None
+    while result is None:
         left = deadline - time.monotonic()
-        if left <= 0 and not exited:
-            timed_out = True
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
+        if left <= 0:
             break
-        for key, _ in sel.select(0 if exited else min(left, 0.02)):
-            _read_into(key.fd, bufs[key.fd], fds[key.fd], sel)
+        events = sel.select(min(left, 1.0))
+        for key, _ in events:
+            if key.data == "out":
+                _read_into(out_r, out, out_cap, sel)
+                continue
+            try:
+                chunk = os.read(judge.res_r, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:  # the judge died
+                sel.unregister(judge.res_r)
+                result = {"outcome": "failed", "message": "the judge ended without an outcome"}
+                break
+            judge.buf += chunk
+            if b"\n" in judge.buf:
+                line, _, rest = bytes(judge.buf).partition(b"\n")
+                judge.buf = bytearray(rest)
+                try:
+                    result = json.loads(line)
+                except ValueError:
+                    result = {"outcome": "failed", "message": "the judge wrote a malformed line"}
+    with contextlib.suppress(KeyError, ValueError):
+        sel.unregister(out_r)
     sel.close()
-    for fd in fds:
-        os.close(fd)
-    return {fd: bytes(b) for fd, b in bufs.items()}, timed_out
+    return result, bytes(out)
 
 
 def _read_into(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector) -> None:
@@ -129,60 +221,25 @@ def _read_into(fd: int, buf: bytearray, cap: int, sel: selectors.BaseSelector) -
             buf += chunk[:room]
 
 
-def _start_server(program: str, uid: int, home: str, out_w: int) -> tuple:
-    """Write the program as the answer's uid and start its server; (proc, judge's rpc fds)."""
-
-    def write() -> None:
-        os.mkdir(home, 0o700)
-        with open(os.path.join(home, MODULE + ".py"), "w", encoding="utf-8") as fh:
-            fh.write(program)
-
-    err = as_uid(uid, write)
-    if err:
-        raise RuntimeError(f"cannot write the answer: {err}")
-    j2a_r, j2a_w = os.pipe()
-    a2j_r, a2j_w = os.pipe()
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": home,
-           "TMPDIR": home, "RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"}  # fmt: skip
-
-    proc = subprocess.Popen(
-        [sys.executable, "-I", "-S", os.path.join(HERE, "answer_server.py"), home],
-        env=env, stdin=subprocess.DEVNULL, stdout=out_w, stderr=out_w, pass_fds=(j2a_r, a2j_w),
-        start_new_session=True, user=uid, group=uid, extra_groups=[], umask=0o077,
-    )  # fmt: skip
-    os.close(j2a_r)
-    os.close(a2j_w)
-    return proc, (a2j_r, j2a_w)
-
-
-def run_one(job: dict, index: int, judge_uid: int, uid: int) -> dict:
-    """One answer: its server, a forked judge, the outcome; then everything of `uid` is gone."""
+def run_one(job: dict, index: int, judge: Judge, server: Server) -> tuple[dict, bool]:
+    """One answer: its program, the judge's check; (result, whether the judge is still fit)."""
     start = time.monotonic()
-    out_r, out_w = os.pipe()
-    res_r, res_w = os.pipe()
-    home = os.path.join(SCRATCH_ROOT, f"rlvr-u-{job['job']}-{index}")
-    server, rpc_fds = _start_server(job["answers"][index], uid, home, out_w)
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - child
-        os.close(out_r)
-        os.close(res_r)
-        _judge(job, judge_uid, rpc_fds, out_w, res_w)
-    for fd in (out_w, res_w, *rpc_fds):
+    server.send_program(job["answers"][index])
+    judge.send(index, server.rpc_fds)
+    for fd in server.rpc_fds:
         os.close(fd)
     deadline = start + float(job["timeout_s"])
-    got, timed_out = _collect(pid, {out_r: int(job["output_limit"]), res_r: 1 << 16}, deadline)
-    kill_all()
-    server.wait()
-    text = got[res_r].decode("utf-8", "replace")
-    result = {"outcome": "failed", "message": "the judge ended without an outcome"}
+    result, out = _collect(judge, server.out_r, int(job["output_limit"]), deadline)
+    timed_out = result is None
+    kill_all(uid=server.uid)  # the answer's processes; the judge and the next server stay
+    server.proc.wait()
+    os.close(server.out_r)
     if timed_out:
         result = {"outcome": "failed", "message": f"timeout after {job['timeout_s']} s"}
-    elif text:
-        with contextlib.suppress(ValueError):
-            result = json.loads(text)
-    result.update(output=got[out_r].decode("utf-8", "replace"), timed_out=timed_out,
+    assert result is not None
+    result.update(output=out.decode("utf-8", "replace"), timed_out=timed_out,
                   duration_s=round(time.monotonic() - start, 4))  # fmt: skip
-    return result
+    return result, not timed_out
 
 
 def run_group(job: dict) -> dict:
@@ -192,10 +249,23 @@ def run_group(job: dict) -> dict:
     clean = wipe_all()
     oom0, pids0 = limit_counters()
     judge_uid, *uids = fresh_uids(1 + len(job["answers"]))
+    judge = Judge(job, judge_uid)
     results = []
-    for i, uid in enumerate(uids):
-        results.append(run_one(job, i, judge_uid, uid))
-        clean = wipe_all((uid,)) and clean
+    server = Server(uids[0]) if uids else None
+    try:
+        for i, uid in enumerate(uids):
+            assert server is not None
+            current, server = server, (Server(uids[i + 1]) if i + 1 < len(uids) else None)
+            result, fit = run_one(job, i, judge, current)
+            results.append(result)
+            if not fit:  # a judge stuck on this answer's data is replaced for the next one
+                judge.close()
+                judge = Judge(job, judge_uid)
+            if owns_anything(uid):
+                clean = as_uid(uid, wipe_own, timeout=10.0) is None and clean
+    finally:
+        judge.close()
+    clean = wipe_all() and clean
     oom1, pids1 = limit_counters()
     return {"results": results, "clean": clean, "oom": oom1 > oom0, "pids_max": pids1 > pids0}
 

@@ -16,6 +16,7 @@ import contextlib
 import ctypes
 import os
 import secrets
+import select
 import signal
 import stat
 import time
@@ -63,23 +64,44 @@ def as_uid(uid: int, fn: Callable[[], object], timeout: float = 30.0) -> str | N
             code = 1
         os._exit(code)
     os.close(w)
-    end = time.monotonic() + timeout
-    while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if time.monotonic() > end:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = -1
-            break
-        time.sleep(0.001)
+    status = _wait(pid, timeout)
     with os.fdopen(r, "rb") as fh:
         text = fh.read(4000).decode("utf-8", "replace")
     if status == 0:
         return None
     return text or f"helper as uid {uid} failed (status {status})"
+
+
+def _wait(pid: int, timeout: float) -> int:
+    """waitpid with a deadline: sleeps on a pidfd (no polling); kills the child at the deadline."""
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    end = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            if pidfd is not None:
+                os.close(pidfd)
+            return status
+        left = end - time.monotonic()
+        if left <= 0:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            if pidfd is not None:
+                os.close(pidfd)
+            return -1
+        if pidfd is not None:
+            select.select([pidfd], [], [], left)
+        else:
+            time.sleep(0.001)
+
+
+def owns_anything(uid: int) -> bool:
+    """Whether `uid` owns a file in the scratch dirs or a SysV IPC object."""
+    return uid in _owners()
 
 
 def _status(pid: str) -> tuple[int, str, int] | None:
@@ -161,10 +183,11 @@ def _state(pid: int) -> str:
         return "X"
 
 
-def kill_all(skip: set[int] | None = None) -> bool:
-    """SIGKILL every process that is not root until none is left; True when none is."""
+def kill_all(skip: set[int] | None = None, uid: int | None = None) -> bool:
+    """SIGKILL every process that is not root (or, given `uid`, every process of that uid)
+    until none is left; True when none is."""
     for _ in range(400):
-        pids = list(non_root(skip))
+        pids = [p for p, u in non_root(skip).items() if uid is None or u == uid]
         if not pids:
             return True
         for sig in (signal.SIGSTOP, signal.SIGKILL):
@@ -173,7 +196,7 @@ def kill_all(skip: set[int] | None = None) -> bool:
                     os.kill(pid, sig)
         reap()
         time.sleep(0.002)
-    return not non_root(skip)
+    return not [p for p, u in non_root(skip).items() if uid is None or u == uid]
 
 
 def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
