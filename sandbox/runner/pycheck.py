@@ -1,16 +1,21 @@
 """The python-check harness: a group of Python answers against one `check(candidate)` test.
 
-Used for HumanEval. Per answer, two processes under two uids that share nothing:
+Used for HumanEval. Two kinds of process under uids that share nothing:
 
-- the answer server (answer_server.py) runs as a uid of its own, fresh for this answer; it
-  holds only the program (prompt + completion) and answers calls over a pipe;
-- the judge, forked from this runner and turned into the group's judge uid, builds the test's
-  namespace from the task's trusted prompt, runs `check(candidate)` with `candidate` a proxy
-  (rpc.py) and writes the outcome to a pipe only the runner reads.
+- per answer, an answer server (answer_server.py) as a uid of its own, fresh for this answer;
+  it holds only the program (prompt + completion, sent on its stdin at its turn) and answers
+  calls over a pair of pipes. The next answer's server starts while this one is checked (it
+  only waits for its program), which hides an interpreter start-up per answer;
+- one judge per group, forked from this runner and turned into the group's judge uid: for each
+  answer it receives the server's pipe ends over a unix socket, builds the test's namespace from
+  the task's trusted prompt, runs `check(candidate)` with `candidate` a proxy (rpc.py) and
+  writes the outcome to a pipe only the runner reads.
 
 So an answer cannot see the test code, the expected values or another answer, cannot patch
 what the judge calls, cannot exit or print its way to a pass, and cannot signal or read its
-siblings (different uids). Everything of an answer's uid is killed and wiped before the next.
+siblings (different uids). Answers run one at a time; everything of an answer's uid is killed
+and wiped before the next answer's program arrives. A judge that overran an answer's deadline
+is replaced for the next one.
 
 Also runnable on its own (`python3 pycheck.py --local < job.json`, no uids, no proxy) for the
 unsandboxed benchmark floor.
