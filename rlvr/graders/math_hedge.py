@@ -15,9 +15,11 @@ PROSE_HEDGE_RE = re.compile(
     r"close to|no more than|no less than|approximately equal to)\b",
     re.IGNORECASE,
 )
-REFUSAL_RE = re.compile(
-    r"\b(?:I|we)(?:'m|'re| am| are)?[ \t]+(?:cannot|can'?t|can not|could ?n[o']t|do ?n[o']t know|"
-    r"(?:am |are )?not sure|(?:am |are )?unable)\b|\bunable to (?:determine|solve|find|answer)\b",
+REFUSAL_RE = re.compile(  # giving up, not any "we can't divide by zero"
+    r"\b(?:I|we)(?:'m|'re| am| are)?[ \t]+(?:(?:cannot|can'?t|can not|could ?n[o']t)[ \t]+"
+    r"(?:solve|determine|answer|find|compute|finish|complete|figure|tell|say|be sure)|"
+    r"do ?n[o']t know|(?:am |are )?not sure|(?:am |are )?unable)\b"
+    r"|\bunable to (?:determine|solve|find|answer)\b",
     re.IGNORECASE,
 )
 _NEGATION_WORD_RE = re.compile(
