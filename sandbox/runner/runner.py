@@ -200,6 +200,14 @@ def job_mode(job: dict) -> str:
     return "build" if job.get("build_argv") else "plain"
 
 
+def _as_each(sides: list) -> None:
+    """Run each (uid, fn) as its uid; JobError with the first failure."""
+    for uid, fn in sides:
+        err = as_uid(uid, fn)
+        if err:
+            raise JobError(err)
+
+
 def prepare(job: dict, judge: int, answer: int) -> tuple[Role, Role, str]:
     """Make both uids' private dirs and write each one the files it may see.
 
@@ -237,10 +245,9 @@ def prepare(job: dict, judge: int, answer: int) -> tuple[Role, Role, str]:
             return write_files(u.ws, {answer_rel: files[answer_rel]}, exe)
         return None
 
-    for uid, fn in ((judge, judge_side), (answer, answer_side)):
-        err = as_uid(uid, fn)
-        if err:
-            raise JobError(err)
+    # a plain writable job has nothing for the judge's uid: one helper process less per job
+    judge_needed = mode != "plain" or readonly
+    _as_each([(judge, judge_side)] * judge_needed + [(answer, answer_side)])
     if readonly:
         u.ws = j.ws
     for role in (j, u):

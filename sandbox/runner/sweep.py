@@ -315,15 +315,15 @@ def wipe_ipc(uid: int) -> None:
 
 
 def wipe_all(extra: list[int] | tuple[int, ...] = ()) -> bool:
-    """Kill every non-root process, then wipe as each owning uid; True when all is empty."""
+    """Kill every non-root process, then wipe as each uid that owns something (`extra`: uids
+    the caller knows of, wiped only when they own something too); True when all is empty."""
     kill_all()
     for _ in range(3):
-        owners = _owners() | set(extra)
+        owners = _owners()
         if not owners:
             break
         for uid in sorted(owners):
             as_uid(uid, wipe_own, timeout=10.0)
-        extra = ()
     return not _owners() and all(_empty(d) for d in (SCRATCH_ROOT, *SHARED_DIRS))
 
 
