@@ -20,7 +20,7 @@ from rlvr.types import Task
 
 CONVERTED = "humaneval/functions.jsonl"
 NOT_CONVERTED = "humaneval/not_converted.json"
-WEAK_JUDGE = "check (weaker: HumanEval's check() runs in the answer's process)"
+WEAK_JUDGE = "check (weaker: HumanEval's check(), with the answer behind a proxy)"
 
 
 def humaneval_path() -> str:
