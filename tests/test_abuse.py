@@ -520,7 +520,8 @@ def test_python_attacks_on_the_judge_score_zero_beside_correct_answers(py):
     assert grown_mb < 300, f"the host process grew by {grown_mb:.0f} MB"
     (probe,) = grader.grade_group(task, [fence(PROBE)])
     assert probe.passed, (probe.reason, probe.details.get("tests"))
-    assert len(own_containers()) <= 1
+    python = [c for c in own_containers() if c.labels.get("rlvr.image") == grader.spec.image]
+    assert len(python) <= 1
 
 
 def test_a_proxied_class_answer_keeps_working(py):
