@@ -26,6 +26,7 @@ from rlvr.functions.render import (
     doc_text,
     example_lines,
     pascal,
+    quoted_string,
     signature_types,
 )
 from rlvr.functions.task import FunctionTask
@@ -170,21 +171,7 @@ def result_types(ret: FType) -> str:
 
 
 def _go_string(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted_string(s, lambda c: f"\\x{c:02x}")
 
 
 def _go(t: FType, v: object, shown: bool = False) -> str:

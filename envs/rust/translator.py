@@ -17,7 +17,7 @@ import math
 import re
 from pathlib import Path
 
-from rlvr.functions.render import commented, doc_text, example_lines, signature_types
+from rlvr.functions.render import commented, doc_text, example_lines, quoted_string, signature_types
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code_extract import extract_fenced
@@ -140,21 +140,7 @@ def type_name(t: FType) -> str:
 
 
 def _rs_string(s: str) -> str:
-    out = []
-    for ch in s:
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\u{{{ord(ch):x}}}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return quoted_string(s, lambda c: f"\\u{{{c:x}}}")
 
 
 def _rs(t: FType, v: object) -> str:

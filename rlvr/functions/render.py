@@ -74,3 +74,21 @@ def example_lines(task: FunctionTask, show: Callable[[Case], str], limit: int = 
 def commented(lines: list[str], prefix: str) -> str:
     """Each line behind a comment prefix (an empty line gets the prefix without trailing space)."""
     return "\n".join((prefix + ln).rstrip() if ln else prefix.rstrip() for ln in lines)
+
+
+_SIMPLE_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def quoted_string(s: str, control: Callable[[int], str]) -> str:
+    """A double-quoted string literal in C-family syntax (Go, Rust): quotes, backslashes and
+    \\n \\t \\r escaped; other control characters through `control(codepoint)`, the one
+    place the languages differ."""
+    out = []
+    for ch in s:
+        if ch in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[ch])
+        elif ord(ch) < 32 or ord(ch) == 127:
+            out.append(control(ord(ch)))
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
