@@ -9,10 +9,12 @@ The Docker part needs the stack images; RLVR_SKIP_DOCKER=1 skips it explicitly."
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
 import rlvr
+from rlvr.functions.render import native_words
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.translator import load_translator
 
@@ -52,6 +54,28 @@ def test_each_stack_gets_at_least_150_problems_and_says_why_not_the_rest(
         and load_translator(stack).entry_name(FunctionTask.model_validate(task.meta["function"]))
         in text
     )
+
+
+# what Python says in HumanEval's docstrings, and what each stack's prompt must say instead
+NATIVE = {
+    "javascript": ({"true", "false", "null", "belowZero", "nextSmallest"}, {"True", "None"}),
+    "go": ({"true", "false", "nil", "BelowZero", "NextSmallest"}, {"True", "None"}),
+    "rust": ({"true", "false", "None", "below_zero", "next_smallest"}, {"True", "False"}),
+}
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_prompts_say_python_literal_words_and_names_in_the_stacks_own_words(
+    envs: dict[str, rlvr.Environment], stack: str
+) -> None:
+    # HumanEval/3: "should return True. Otherwise it should return False."; HumanEval/90:
+    # "Return None if there is no such element." and "next_smallest([]) == None"
+    text = envs[stack].task("HumanEval/3").prompt + envs[stack].task("HumanEval/90").prompt
+    words = set(re.findall(r"\w+", text))
+    want, python = NATIVE[stack]
+    assert want <= words
+    assert not python & words
+    assert "None of them" in native_words("None of them is True", {"None": "nil"}, "f", None)
 
 
 if os.environ.get("RLVR_SKIP_DOCKER") == "1":

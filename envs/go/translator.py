@@ -34,6 +34,8 @@ from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code_extract import extract_fenced
 
 STACK = "go"
+# Python's literal words in docstrings, as this stack spells them
+DOC_WORDS = {"True": "true", "False": "false", "None": "nil"}
 LANGUAGES = ["go", "golang"]
 RUN = (
     'echo @@RLVR-READY; go build ./solution && go build -o "$TMPDIR/rlvr-driver" . '
@@ -232,7 +234,7 @@ def prompt(task: FunctionTask) -> str:
     if STACK in task.prompts:
         return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task)
+    lines = doc_text(task, DOC_WORDS, entry_name(task))
     lines += example_lines(
         task,
         lambda c: f"{entry_name(task)}({_args(params, c.args)}) returns {_shown(ret, c.expected)}",

@@ -30,6 +30,8 @@ from rlvr.functions.typelang import FType
 from rlvr.graders.code_extract import extract_fenced
 
 STACK = "javascript"
+# Python's literal words in docstrings, as this stack spells them
+DOC_WORDS = {"True": "true", "False": "false", "None": "null"}
 LANGUAGES = ["javascript", "js", "node"]
 SANDBOX = {
     "answer_file": "solution.js",
@@ -189,7 +191,7 @@ def prompt(task: FunctionTask) -> str:
     if STACK in task.prompts:
         return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task)
+    lines = doc_text(task, DOC_WORDS, entry_name(task))
     lines += example_lines(task, lambda c: f"{_call(task, c.args)} // {literal(ret, c.expected)}")
     lines.append("")
     for p, t in zip(task.signature.params, params, strict=True):

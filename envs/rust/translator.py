@@ -23,6 +23,8 @@ from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code_extract import extract_fenced
 
 STACK = "rust"
+# Python's literal words in docstrings, as this stack spells them
+DOC_WORDS = {"True": "true", "False": "false"}  # None is Option's own
 LANGUAGES = ["rust", "rs"]
 RUN = (
     "echo @@RLVR-READY; rustc --edition 2021 -C opt-level=0 -C debuginfo=0 "
@@ -202,7 +204,7 @@ def prompt(task: FunctionTask) -> str:
     if STACK in task.prompts:
         return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task)
+    lines = doc_text(task, DOC_WORDS)
     lines += example_lines(
         task,
         lambda c: f"{entry_name(task)}({_args(params, c.args)}) == {literal(ret, c.expected)}",

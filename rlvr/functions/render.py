@@ -7,8 +7,9 @@ adds only what is particular to its language.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rlvr.functions.task import Case, FunctionTask
@@ -52,15 +53,35 @@ def driver_cases_json(task: FunctionTask) -> str:
     return json.dumps([c.args for c in task.cases], separators=(",", ":"))
 
 
-def doc_text(task: FunctionTask, width: int = 96) -> list[str]:
-    """The docstring as lines: dedented, blank lines at both ends removed, long lines kept."""
+def doc_text(
+    task: FunctionTask, words: Mapping[str, str] | None = None, entry: str | None = None
+) -> list[str]:
+    """The docstring as lines: dedented, blank lines at both ends removed, long lines kept.
+
+    Docstrings are written in Python's words (HumanEval's are Python's own). A stack passes
+    its spelling of Python's literal words (`words`, e.g. {"True": "true", "None": "null"}) and
+    of the function's name (`entry`, e.g. "belowZero"), so the prompt speaks its language.
+    """
     text = textwrap.dedent(task.docstring.expandtabs(4)).strip("\n")
     lines = [ln.rstrip() for ln in text.splitlines()]
     while lines and not lines[0]:
         lines.pop(0)
     while lines and not lines[-1]:
         lines.pop()
-    return lines
+    return [native_words(ln, words or {}, task.entry_point, entry) for ln in lines]
+
+
+_PY_WORD = re.compile(r"(?<![\w.'\"])(True|False|None)(?![\w'\"])(?! of\b)")
+
+
+def native_words(line: str, words: Mapping[str, str], name: str, entry: str | None) -> str:
+    """`line` with Python's True/False/None (as whole words, not inside quotes, not the English
+    "None of") spelled by `words`, and the Python name `name` of the function as `entry`."""
+    if words:
+        line = _PY_WORD.sub(lambda m: words.get(m.group(1), m.group(1)), line)
+    if entry and entry != name:
+        line = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", entry, line)
+    return line
 
 
 def example_lines(task: FunctionTask, show: Callable[[Case], str], limit: int = 3) -> list[str]:
