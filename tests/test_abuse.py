@@ -852,3 +852,28 @@ def test_compiled_and_node_attacks_score_zero_beside_correct_answers(stacks, sta
     image = env.sandbox["image"]  # type: ignore[index]
     mine = [c for c in own_containers() if c.labels.get("rlvr.image") == image]
     assert len(mine) <= (os.cpu_count() or 1) + 2
+
+
+# Test-framework mode (the answer compiled into the test process): forged passes an outside
+# attack round found, and variations of them. Payloads are data in tests/abuse_payloads/,
+# named <task>_<what>.txt; each would pass every test if its attack worked (checked against a
+# build without the defence while it was written). Go: the answer may not import syscall,
+# unsafe, runtime/debug, os/exec, ... and its processes run under the runner's seccomp filter
+# (no PR_SET_DUMPABLE, ptrace, process_vm_*), so /proc/<pid>/mem stays root's. Rust: the
+# tests import only the task's items, each function is pinned to the stated signature, and the
+# shapes of known safe-code soundness holes are refused (sandbox/SECURITY.md).
+PAYLOADS = ROOT / "tests" / "abuse_payloads"
+FRAMEWORK = sorted(p.name for p in PAYLOADS.glob("*.txt"))
+
+
+@pytest.mark.parametrize("name", FRAMEWORK)
+def test_test_framework_forgeries_score_zero_beside_correct_answers(stacks, name):
+    stack = name.split("-", 1)[0]
+    env = stacks[stack]
+    task = env.task(name.split("_", 1)[0])
+    ref = f"```{stack}\n{task.reference}```"
+    verdicts = env.grade(task, [ref, (PAYLOADS / name).read_text(encoding="utf-8"), ref])
+    got = [(v.status, v.reward) for v in verdicts]
+    assert got == [("scored", 1.0), ("scored", 0.0), ("scored", 1.0)], [
+        (v.reason, v.details.get("stderr", "")[-800:]) for v in verdicts
+    ]

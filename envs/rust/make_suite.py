@@ -1,12 +1,24 @@
 """Write the rust test target's main (tests/suite.rs) and make its tests plain functions.
 
-    python3 make_suite.py tests/public.rs tests/hidden.rs > tests/suite.rs
+    python3 make_suite.py --check src/lib.rs
+    python3 make_suite.py [--signature FILE] tests/public.rs tests/hidden.rs > tests/suite.rs
 
 Run by build.sh as the judge's uid. Each `#[test] fn name()` in a test file becomes
 `pub fn name()` (the target has no libtest harness); `#[should_panic]` is honoured. The main
 refuses to run unless its parent is the sandbox runner (root, not pid 1) and it got no
 arguments, reads the job's nonce from stdin before any test runs, runs each test under
 catch_unwind and prints `<nonce> ok|FAILED <module>::<name>`, then `<nonce> done <count>`.
+
+With the task's stated signature (`--signature`, the prompt's rust block), the tests' `use
+solution::*;` imports only the items the task names (an answer's own `Some`, `Vec`, traits with
+a `.iter()` of their own, ... never reach the tests), and a `const _: fn(..) -> .. =
+::solution::f;` in a module that sees only the std prelude pins each function's exact parameter
+and return types (a return type whose PartialEq always holds does not build).
+
+`--check` refuses answers with the shapes of rustc 1.63's known safe-code soundness holes: more
+than one named lifetime or a higher-ranked `for<` (the implied-bounds transmute,
+rust-lang/rust#25860) and a trait with an associated type used through `dyn`
+(rust-lang/rust#57893). Best effort: see sandbox/SECURITY.md.
 """
 
 import re
@@ -79,13 +91,127 @@ def rewrite(path: str, module: str) -> list[tuple[str, bool]]:
     return found
 
 
+GLOB = re.compile(r"^\s*use\s+solution\s*::\s*\*\s*;\s*$", re.M)
+ITEM = re.compile(r"\bpub\s+(?:fn|struct|enum|trait|type|const|static)\s+([A-Za-z_]\w*)")
+USE = re.compile(r"^\s*use\s+[^;]+;", re.M)
+
+
+def _closing(text: str, i: int, pair: str = "()") -> int:
+    """Index just past the bracket that closes the one at text[i]."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == pair[0]:
+            depth += 1
+        elif text[j] == pair[1] and text[j - 1 : j + 1] != "->":
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def _split_top(text: str, sep: str) -> list[str]:
+    """Split at `sep` outside (), [], <> (a `->` is not a closing angle)."""
+    parts, depth, cur, prev = [], 0, "", ""
+    for ch in text:
+        if ch in "([<":
+            depth += 1
+        elif ch in ")]" or (ch == ">" and prev != "-"):
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+        prev = ch
+    return [*parts, cur] if cur.strip() else parts
+
+
+def pins(signature: str) -> list[str]:
+    """`const _: fn(..) -> .. = ::solution::f;` for each non-generic `pub fn` the task states."""
+    out = []
+    for m in re.finditer(r"\bpub\s+fn\s+([A-Za-z_]\w*)\s*", signature):
+        i, lifetimes = m.end(), ""
+        if signature.startswith("<", i):
+            end = _closing(signature, i, "<>")
+            params = [p.strip() for p in _split_top(signature[i + 1 : end - 1], ",")]
+            if not all(p.startswith("'") and ":" not in p for p in params):
+                continue  # generic over types: no single fn pointer type to pin
+            lifetimes, i = f"for<{', '.join(params)}> ", end
+        if not signature.startswith("(", i):
+            continue
+        end = _closing(signature, i)
+        types = [p.split(":", 1)[1].strip() if ":" in p else p.strip()
+                 for p in _split_top(signature[i + 1 : end - 1], ",")]  # fmt: skip
+        rest = re.split(r"[{;]|\bwhere\b|\n", signature[end:], maxsplit=1)[0].strip()
+        ret = f" {rest}" if rest.startswith("->") else ""
+        pointer = f"{lifetimes}fn({', '.join(types)}){ret}"
+        out.append(f"const _: {pointer} = ::solution::{m.group(1)};")
+    return out
+
+
+def signature_module(signature: str) -> str:
+    """A module that sees only the std prelude (and the signature's own `use` lines)."""
+    lines = [u.group(0).strip() for u in USE.finditer(signature)] + pins(signature)
+    body = "".join(f"    {line.strip()}\n" for line in lines)
+    return f"#[allow(dead_code, unused_imports)]\nmod rlvr_signature {{\n{body}}}\n"
+
+
+def narrow_imports(path: str, names: list[str]) -> None:
+    """`use solution::*;` becomes `use solution::{<the task's items>};`."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(GLOB.sub(f"use solution::{{{', '.join(names)}}};", text))
+
+
+LIFETIME = re.compile(r"'([A-Za-z_]\w*)\b(?!')")
+LABEL = re.compile(r"'([A-Za-z_]\w*)\s*:\s*(?:loop|while|for|\{)")
+ASSOC_TYPE = re.compile(r"\btype\s+[A-Za-z_]\w*\s*(?::[^=;{}]*)?;")
+
+
+def unsound_shapes(src: str) -> list[str]:
+    """What in the answer has the shape of a known safe-code soundness hole of rustc 1.63."""
+    src = re.sub(r"//[^\n]*|/\*.*?\*/", " ", src, flags=re.S)
+    src = re.sub(r'"(?:[^"\\]|\\.)*"', '""', src)
+    src = re.sub(r"'(?:[^'\\\n]|\\[^\n]{1,10})'", "' '", src)  # char literals
+    labels = set(LABEL.findall(src))
+    named = sorted(set(LIFETIME.findall(src)) - labels - {"static", "_"})
+    found = []
+    if len(named) > 1:
+        found.append(f"more than one named lifetime ({', '.join(chr(39) + n for n in named)})")
+    if re.search(r"\bfor\s*<", src):
+        found.append("a higher-ranked `for<...>` bound or type")
+    if re.search(r"\bdyn\b", src) and re.search(r"\btrait\b", src) and ASSOC_TYPE.search(src):
+        found.append("a trait with an associated type together with `dyn`")
+    return found
+
+
 def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["--check"]:
+        with open(args[1], encoding="utf-8") as fh:
+            found = unsound_shapes(fh.read())
+        if found:
+            sys.stderr.write(
+                "make_suite: refused: the answer uses " + "; ".join(found) + " (the "
+                "shapes of known soundness holes in safe Rust; not allowed here)\n"
+            )
+            sys.exit(3)
+        return
+    signature = ""
+    if args[:1] == ["--signature"]:
+        with open(args[1], encoding="utf-8") as fh:
+            signature = fh.read()
+        args = args[2:]
+    names = list(dict.fromkeys(ITEM.findall(signature)))
     tests = []
-    header = ""
-    for path in sys.argv[1:]:
+    header = signature_module(signature) if names else ""
+    for path in args:
         module = path.rsplit("/", 1)[-1].removesuffix(".rs")
         header += f'#[path = "{module}.rs"]\nmod {module};\n'
         tests += rewrite(path, module)
+        if names:
+            narrow_imports(path, names)
     rows = "".join(f'        ("{n}", {n}, {str(p).lower()}),\n' for n, p in tests)
     sys.stdout.write(header + MAIN.replace("@TESTS@", rows))
 

@@ -126,6 +126,7 @@ class CodeGrader:
                 answers
             )
         codes = [self.extract(a) for a in answers]
+        signature = self._signature(task)
         pool = self.pool
 
         def one(code: str | None) -> Verdict:
@@ -143,6 +144,7 @@ class CodeGrader:
                 )
             files = {
                 **self._extra,
+                **signature,
                 self.spec.answer_file: code,
                 self.spec.test_files.public: public,
                 self.spec.test_files.hidden: hidden,
@@ -156,6 +158,15 @@ class CodeGrader:
             runs = self._reference_ran(task, lambda: one(ref) if ref else None)
             verdicts = [settle_no_test(v, runs) for v in verdicts]
         return verdicts
+
+    def _signature(self, task: Task) -> dict[str, str]:
+        """{signature_file: the task's stated signature} when the stack pins answers to it."""
+        if not self.spec.signature_file:
+            return {}
+        stated = task.meta.get("signature")
+        if not isinstance(stated, str):
+            stated = extract_fenced(task.prompt, self.options.language) or ""
+        return {self.spec.signature_file: stated}
 
     def _reference_ran(self, task: Task, grade_reference: Any) -> bool | None:
         """Did the task's reference run its tests? Once per task (and tests) per grader."""

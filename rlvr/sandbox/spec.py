@@ -74,6 +74,12 @@ class SandboxSpec(BaseModel):
         description="Paths the judge makes unreadable and unrunnable as soon as the test "
         "command has started (a compiled test binary cannot then be re-run to list its tests).",
     )
+    signature_file: str | None = Field(
+        default=None,
+        description="Where the task's stated signature (meta.signature, else the prompt's "
+        "fenced block in the stack's language) is written for the build, which pins the "
+        "answer's items to it; the judge's side only.",
+    )
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment variables.")
     workdir: str = Field(default=".", description="Run directory, relative to the workspace.")
     writable_workspace: bool = Field(
@@ -100,6 +106,11 @@ class SandboxSpec(BaseModel):
     @classmethod
     def _rel(cls, v: str, info: Any) -> str:
         return v if v == "." else _relative(v, info.field_name)
+
+    @field_validator("signature_file")
+    @classmethod
+    def _rel_signature(cls, v: str | None) -> str | None:
+        return v if v is None else _relative(v, "signature_file")
 
     @field_validator("files")
     @classmethod

@@ -36,6 +36,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rlvr_strict
+from confine import Filter
 from sweep import (
     as_uid,
     drop_to,
@@ -118,6 +119,7 @@ def _start_server(uid: int, out_w: int) -> tuple:
         [sys.executable, "-I", "-S", os.path.join(HERE, "answer_server.py"), "-", MODULE],
         env=env, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(j2a_r, a2j_w),
         start_new_session=True, user=uid, group=uid, extra_groups=[], umask=0o077, cwd="/tmp",
+        preexec_fn=Filter().install,
     )  # fmt: skip
     os.close(j2a_r)
     os.close(a2j_w)

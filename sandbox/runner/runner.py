@@ -19,8 +19,10 @@ the job, the test command runs as:
   pair of pipes (rpc.py). The report comes from J on a pipe U cannot reach.
 
 Processes of another uid cannot be signalled, traced, or read through /proc; the runner is root
-and non-dumpable. When the command ends every non-root process is stopped in one kill(-1), then
-killed; only then are the pipes read to their end and the files wiped. Standard library only.
+and non-dumpable. Every process of U runs under a seccomp filter (confine.py) that keeps it from
+making itself dumpable again or reaching any process's memory through ptrace-like syscalls.
+When the command ends every non-root process is stopped in one kill(-1), then killed; only then
+are the pipes read to their end and the files wiped. Standard library only.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I leaves our folder out
+from confine import Filter
 from sweep import (
     SCRATCH_ROOT,
     as_uid,
@@ -261,13 +264,19 @@ def prepare(job: dict, judge: int, answer: int) -> tuple[Role, Role, str]:
 
 
 def spawn(argv: list[str], role: Role, job: dict, cwd: str, out: int | None, err: int | None,
-          fds: tuple[int, ...] = (), extra_env: dict | None = None,
-          stdin: int = subprocess.DEVNULL) -> subprocess.Popen:  # fmt: skip
+          fds: tuple[int, ...] = (), extra_env: dict | None = None, stdin: int = subprocess.DEVNULL,
+          confine: Filter | None = None) -> subprocess.Popen:  # fmt: skip
+    """Start `argv` as the role's uid; `confine`: the answer's seccomp filter (confine.py)."""
     env = role.env(job)
     env.update(extra_env or {})
 
-    return subprocess.Popen(  # chdir after the uid change (root may not enter their dirs)
-        argv, preexec_fn=lambda: os.chdir(cwd), env=env, stdin=stdin,
+    def child() -> None:  # runs after the uid change (root may not enter their dirs)
+        os.chdir(cwd)
+        if confine is not None:
+            confine.install()
+
+    return subprocess.Popen(
+        argv, preexec_fn=child, env=env, stdin=stdin,
         stdout=out if out is not None else subprocess.PIPE,
         stderr=err if err is not None else subprocess.PIPE, pass_fds=fds,
         start_new_session=True, user=role.uid, group=role.uid, extra_groups=[], umask=0o077,
@@ -347,7 +356,8 @@ def run_test(job: dict, j: Role, u: Role, mode: str, deadline: float, out_cap: i
         extra["RLVR_RPC_FDS"] = f"{a2j_r},{j2a_w}"
         main_fds += [a2j_r, j2a_w]
         server = spawn(u.argv(job["answer_argv"], job), u, job, u.ws, out_w, out_w,
-                       (j2a_r, a2j_w), {"RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"})  # fmt: skip
+                       (j2a_r, a2j_w), {"RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"},
+                       confine=Filter())  # fmt: skip
         pipes += [j2a_r, a2j_w, out_w]
         drain_fds["answer_output"] = (out_r, out_cap)
     start = time.monotonic()
@@ -360,7 +370,7 @@ def run_test(job: dict, j: Role, u: Role, mode: str, deadline: float, out_cap: i
         pipes.append(stdin)
     try:
         proc = spawn(main.argv(job["argv"], job), main, job, cwd, None, None, tuple(main_fds),
-                     extra, stdin)  # fmt: skip
+                     extra, stdin, Filter() if main is u else None)  # fmt: skip
     finally:
         for fd in pipes + main_fds:
             os.close(fd)
