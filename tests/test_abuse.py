@@ -594,7 +594,21 @@ def test_the_runner_gives_each_answer_a_fresh_uid_and_no_capability():
         ".read().splitlines())\nprint(json.dumps({'ids': [os.getuid(), os.getgid(), "
         "os.getgroups()], 'cap': [st[k].strip() for k in ('CapEff', 'CapPrm', 'CapInh', "
         "'CapAmb')], 'nnp': st['NoNewPrivs'].strip(), 'ppid_uid': open(f'/proc/{os.getppid()}"
-        "/status').read().split('Uid:')[1].split()[0]}))\n"
+        "/status').read().split('Uid:')[1].split()[0], 'seccomp': st['Seccomp'].strip(), "
+        "'denied': denied()}))\n"
+    )
+    # the answer's seccomp filter (sandbox/runner/confine.py): each call fails with EPERM
+    probe = (
+        "import ctypes, errno, os, platform\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "NR = {'x86_64': (101, 310, 311, 438, 272), 'aarch64': (117, 270, 271, 438, 97)}"
+        "[platform.machine()]\n"
+        "def denied():\n    out = []\n"
+        "    for call in (lambda: libc.prctl(4, 1, 0, 0, 0), lambda: libc.prctl(0x59616d61, -1, "
+        "0, 0, 0), lambda: libc.syscall(NR[0], 0, 0, 0, 0), lambda: libc.syscall(NR[1], "
+        "os.getpid(), 0, 0, 0, 0, 0), lambda: libc.syscall(NR[2], os.getpid(), 0, 0, 0, 0, 0), "
+        "lambda: libc.syscall(NR[3], 0, 0, 0), lambda: libc.syscall(NR[4], 0x10000000)):\n"
+        "        out.append(call() == -1 and ctypes.get_errno() == errno.EPERM)\n"
+        "    return out\n" + probe
     )
     spec = SandboxSpec(image="rlvr-base:bookworm", test_command=["true"], memory_mb=128)
     pool = get_pool(spec, size=1)
@@ -614,6 +628,7 @@ def test_the_runner_gives_each_answer_a_fresh_uid_and_no_capability():
         assert uid == gid and uid not in (0, 10001) and groups == []
         assert set(got["cap"]) == {"0000000000000000"} and got["nnp"] == "1"
         assert got["ppid_uid"] == "0"  # the runner: root, which the answer cannot signal
+        assert got["seccomp"] == "2" and got["denied"] == [True] * 7, got
     assert seen[0]["ids"][0] != seen[1]["ids"][0]  # a fresh uid per job
 
 
