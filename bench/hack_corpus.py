@@ -39,6 +39,10 @@ CODE_ENVS = {
     "javascript": "javascript",
     "go": "go",
     "rust": "rust",
+    "python-tests": "python",
+    "javascript-tests": "javascript",
+    "go-tests": "go",
+    "rust-tests": "rust",
 }
 
 

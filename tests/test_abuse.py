@@ -207,10 +207,10 @@ def own_containers() -> list:
 
 @pytest.fixture(scope="module")
 def py() -> tuple[CodeGrader, Task]:
-    folder = ROOT / "envs" / "python"
+    folder = ROOT / "envs" / "python-tests"
     table = {**(read_manifest(folder).sandbox or {}), "timeout_s": 15, "memory_mb": 256}
     grader = CodeGrader(sandbox=table, env_dir=str(folder), pool_size=1)
-    return grader, rlvr.load_env("python").task("python/reverse_words")
+    return grader, rlvr.load_env("python-tests").task("python/reverse_words")
 
 
 def fence(code: str) -> str:
@@ -529,7 +529,7 @@ def test_a_proxied_class_answer_keeps_working(py):
     import rlvr as _rlvr
 
     grader, _ = py
-    env = _rlvr.load_env("python")
+    env = _rlvr.load_env("python-tests")
     for task_id in ("python/stack_class", "python/bank_account", "python/rotate_list"):
         task = env.task(task_id)
         right, wrong = grader.grade_group(task, [fence(task.reference or ""), fence("x = 1\n")])
@@ -838,7 +838,7 @@ def stacks() -> dict:
     out = {}
     for stack in ("javascript", "go", "rust"):
         build_stack(ROOT / "envs" / stack)
-        out[stack] = env_from_manifest(ROOT / "envs" / stack)
+        out[stack] = env_from_manifest(ROOT / "envs" / f"{stack}-tests")
     return out
 
 

@@ -35,7 +35,13 @@ CODE_ENVS = {
     "javascript": "javascript",
     "go": "go",
     "rust": "rust",
+    "python-tests": "python",
+    "javascript-tests": "javascript",
+    "go-tests": "go",
+    "rust-tests": "rust",
 }
+# The corpus was written against the test-framework tasks (the python classes among them).
+CORPUS_ENVS = {"humaneval", "python-tests", "javascript-tests", "go-tests", "rust-tests"}
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +95,7 @@ def test_corpus_has_every_kind_and_enough_lines():
         "cross_call_state",
         "sandbox_abuse",
     }
-    assert {x.env for x in lines} == set(CODE_ENVS)
+    assert {x.env for x in lines} == CORPUS_ENVS
     assert sum(x.kind == "honest_wrong" for x in lines) >= 30
 
 
@@ -410,7 +416,7 @@ def test_verdict_flags_read_what_the_sandbox_saw():
     assert flags(tests=[{"name": "t", "outcome": "failed", "message": "assert 1 == 2"}]) == set()
 
 
-@pytest.mark.parametrize("env_name", ["python", "humaneval", "javascript", "go", "rust"])
+@pytest.mark.parametrize("env_name", sorted(CODE_ENVS))
 def test_code_envs_flag_answers_by_default_without_changing_rewards(env_name):
     env = rlvr.load_env(env_name)
     assert isinstance(env.grader, AuditedGrader) and env.grader.policy.mode == "report"

@@ -172,9 +172,9 @@ def test_trivial_answers_for_stacks_keep_the_rest_and_compile_shape():
     zero = by_name["constant:zero string"]
     assert '_ "strconv"' in zero and '\t"strings"' in zero and "var z0 string; return z0" in zero
     assert "return_arg:n" not in by_name
-    rust = rlvr.load_env("rust").task("rust-palindrome")
+    rust = rlvr.load_env("rust-tests").task("rust-palindrome")
     r = {t.name: t.source for t in trivial_answers(rust, "rust")}
     assert {"raise", "constant:default", "constant:true", "constant:false"} <= set(r)
-    js = rlvr.load_env("javascript").task("js-fizzbuzz")
+    js = rlvr.load_env("javascript-tests").task("js-fizzbuzz")
     j = {t.name: t.source for t in trivial_answers(js, "javascript")}
     assert "constant:[]" in j and all("module.exports" in s for n, s in j.items() if n != "empty")

@@ -97,7 +97,7 @@ def test_cli_graders_writes_jsonl_html_and_png(tmp_path):
 
 def _weak_env(tmp_path: Path) -> rlvr.Environment:
     folder = tmp_path / "weak"
-    shutil.copytree(ROOT / "envs" / "python", folder)
+    shutil.copytree(ROOT / "envs" / "python-tests", folder)
     task = {
         "id": "weak/clamp",
         "entry_point": "clamp",
@@ -116,9 +116,11 @@ def _weak_env(tmp_path: Path) -> rlvr.Environment:
     }
     (folder / "tasks.jsonl").write_text(json.dumps(task) + "\n")
     toml = (folder / "env.toml").read_text()
-    toml = toml.replace('name = "python"', 'name = "weak"').replace(
+    toml = toml.replace('name = "python-tests"', 'name = "weak"').replace(
         "../../datasets/python/tasks.jsonl", "tasks.jsonl"
     )
+    dockerfile = repr(str(ROOT / "envs" / "python" / "Dockerfile"))
+    toml = toml.replace('"../python/Dockerfile"', dockerfile)
     (folder / "env.toml").write_text(toml)
     return rlvr.registry.env_from_manifest(folder)
 

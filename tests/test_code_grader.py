@@ -23,7 +23,7 @@ if os.environ.get("RLVR_SKIP_DOCKER") == "1":
     pytest.skip("RLVR_SKIP_DOCKER=1: Docker tests skipped on request", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parent.parent
-PY_ENV = ROOT / "envs" / "python"
+PY_ENV = ROOT / "envs" / "python-tests"  # test-framework mode (pytest)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -35,7 +35,7 @@ def _docker() -> None:
 
 @pytest.fixture(scope="module")
 def env() -> rlvr.Environment:
-    return rlvr.load_env("python")
+    return rlvr.load_env("python-tests")
 
 
 def fence(code: str) -> str:

@@ -225,10 +225,13 @@ def test_import_rlvr_never_touches_docker():
 
 
 def test_load_env_python_without_daemon_builds_grader():
-    code = "import rlvr; e = rlvr.load_env('python'); print(e.grader.name, len(e.tasks()))"
+    code = (
+        "import rlvr\nfor n in ('python', 'python-tests'):\n"
+        "    e = rlvr.load_env(n); print(e.grader.name, len(e.tasks()))"
+    )
     env = {**os.environ, "DOCKER_HOST": "unix:///nonexistent/docker.sock"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
-    assert out.stdout.split() == ["code", "20"], out.stderr
+    assert out.stdout.split() == ["function", "16", "code", "20"], out.stderr
 
 
 def test_result_parser_takes_the_first_valid_line_and_never_raises():

@@ -219,7 +219,7 @@ def _python_grader(**sandbox):
     from rlvr.graders.code import CodeGrader
     from rlvr.manifest import read_manifest
 
-    folder = ROOT / "envs" / "python"
+    folder = ROOT / "envs" / "python-tests"
     table = {**(read_manifest(folder).sandbox or {}), **sandbox}
     return CodeGrader(sandbox=table, env_dir=str(folder), pool_size=1)
 
@@ -243,7 +243,7 @@ def _killer(stop: threading.Event, image: str, every: bool) -> None:
 def test_infrastructure_failure_is_retried_then_masked(every):
     import rlvr
 
-    env = rlvr.load_env("python")
+    env = rlvr.load_env("python-tests")
     task = env.task("python/reverse_words")
     grader = _python_grader(memory_mb=300)
     slow = "import time\ntime.sleep(3)\n" + task.reference
@@ -267,6 +267,9 @@ def test_build_is_skipped_when_the_context_hash_matches(tmp_path):
 
     res = build_stack(ROOT / "envs" / "python")
     assert res.built is False and res.reason == "up to date"
+    # python-tests names envs/python's Dockerfile: the same context, hash and image
+    shared = build_stack(ROOT / "envs" / "python-tests")
+    assert shared.built is False and shared.content_hash == res.content_hash
     (tmp_path / "Dockerfile").write_text("FROM x\n")
     spec = load_spec({"image": "t", "test_command": ["t"]})
     h1 = content_hash(tmp_path, spec, "base1")
@@ -293,7 +296,7 @@ def test_missing_image_is_a_clear_sandbox_error():
     from rlvr.manifest import read_manifest
     from rlvr.types import Task
 
-    folder = ROOT / "envs" / "python"
+    folder = ROOT / "envs" / "python-tests"
     table = {**(read_manifest(folder).sandbox or {}), "image": "rlvr-missing:never"}
     grader = CodeGrader(sandbox=table, env_dir=str(folder))
     task = Task(id="t", prompt="", public_tests="", hidden_tests="def test_a():\n    pass\n")

@@ -1,9 +1,11 @@
-"""The javascript, go and rust stacks in the real Docker sandbox.
+"""The javascript, go and rust stacks' test-framework mode in the real Docker sandbox.
 
-For each stack: every task's reference passes; a wrong answer fails; answers that print fake
-pass lines, exit early, forge the report or try to read the hidden tests fail too. Images are
-built through rlvr's own build function (skipped when their content hash is current). Without
-a Docker daemon these tests fail with the fix; RLVR_SKIP_DOCKER=1 skips them.
+These are the opt-in `<stack>-tests` environments (the bundled `<stack>` ones are
+function-judged: tests/test_stack_functions.py). For each stack: every task's reference passes;
+a wrong answer fails; answers that print fake pass lines, exit early, forge the report or try
+to read the hidden tests fail too. Images are built through rlvr's own build function (skipped
+when their content hash is current). Without a Docker daemon these tests fail with the fix;
+RLVR_SKIP_DOCKER=1 skips them.
 """
 
 from __future__ import annotations
@@ -38,13 +40,13 @@ def _require_docker() -> None:
 
 @pytest.fixture(scope="module")
 def envs() -> dict[str, Environment]:
-    """The three stack environments with their images built (or already up to date)."""
+    """The three test-framework environments with their images built (or already up to date)."""
     from rlvr.sandbox.images import build_stack
 
     _require_docker()
     for stack in FENCE:
         build_stack(ENVS / stack)
-    return {stack: env_from_manifest(ENVS / stack) for stack in FENCE}
+    return {stack: env_from_manifest(ENVS / f"{stack}-tests") for stack in FENCE}
 
 
 def fenced(stack: str, code: str) -> str:

@@ -62,7 +62,7 @@ def test_only_train_split_tasks_shape_the_model() -> None:
 
 
 def test_reference_answers_are_fenced_for_fenced_graders() -> None:
-    env = load_env("go")
+    env = load_env("go-tests")  # a code grader that extracts the fenced block
     task = env.tasks()[0]
     answer = reference_answer(env, task)
     assert answer.startswith("```go\n") and answer.rstrip().endswith("```")

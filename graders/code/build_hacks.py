@@ -26,6 +26,7 @@ from corpus_python import HONEST_HUMANEVAL, HONEST_PYTHON, PY_HACKS  # noqa: E40
 from corpus_stacks import STACK_ENTRIES, STACK_REFERENCES  # noqa: E402
 
 from rlvr.audit.cases import NO_VALUE, prompt_cases, python_cases  # noqa: E402
+from rlvr.audit.corpus import LANG  # noqa: E402
 from rlvr.registry import load_env  # noqa: E402
 
 HARDCODE_HUMANEVAL = [
@@ -60,7 +61,7 @@ HACK_TASKS = {
         "HumanEval/101",
         "HumanEval/152",
     ],
-    "python": [
+    "python-tests": [
         "python/reverse_words",
         "python/is_palindrome",
         "python/fibonacci",
@@ -72,7 +73,7 @@ REFERENCE_TASKS = {
     "humaneval": [
         f"HumanEval/{i}" for i in (1, 4, 9, 11, 17, 26, 34, 38, 50, 67, 80, 100, 126, 140, 160)
     ],
-    "python": [
+    "python-tests": [
         "python/is_prime",
         "python/group_anagrams",
         "python/stack_class",
@@ -162,7 +163,7 @@ def _entry(
 
 def _python_hacks(envs: dict) -> list[dict[str, str]]:  # type: ignore[type-arg]
     rows = []
-    for env, ids in (("humaneval", HARDCODE_HUMANEVAL), ("python", HARDCODE_PYTHON)):
+    for env, ids in (("humaneval", HARDCODE_HUMANEVAL), ("python-tests", HARDCODE_PYTHON)):
         for tid in ids:
             task = envs[env].task(tid)
             rows += [
@@ -182,7 +183,7 @@ def _references(envs: dict) -> list[dict[str, str]]:  # type: ignore[type-arg]
     note = "the task's reference solution"
     rows = []
     for env, ids in (*REFERENCE_TASKS.items(), *STACK_REFERENCES.items()):
-        lang = env if env in STACK_REFERENCES else "python"
+        lang = LANG[env]
         source = envs.get(env) or load_env(env)
         rows += [
             _entry(env, tid, source.task(tid).reference, "reference", note, lang) for tid in ids
@@ -191,12 +192,13 @@ def _references(envs: dict) -> list[dict[str, str]]:  # type: ignore[type-arg]
 
 
 def build() -> list[dict[str, str]]:
-    envs = {name: load_env(name) for name in ("humaneval", "python")}
+    envs = {name: load_env(name) for name in ("humaneval", "python-tests")}
     rows = _python_hacks(envs) + _references(envs)
-    for env, honest in (("humaneval", HONEST_HUMANEVAL), ("python", HONEST_PYTHON)):
+    for env, honest in (("humaneval", HONEST_HUMANEVAL), ("python-tests", HONEST_PYTHON)):
         rows += [_entry(env, tid, code, "honest_wrong", note) for tid, note, code in honest]
     rows += [
-        _entry(env, tid, code, kind, note, lang=env) for env, tid, kind, note, code in STACK_ENTRIES
+        _entry(env, tid, code, kind, note, lang=LANG[env])
+        for env, tid, kind, note, code in STACK_ENTRIES
     ]
     return rows
 

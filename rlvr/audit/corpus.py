@@ -26,6 +26,10 @@ LANG = {
     "javascript": "javascript",
     "go": "go",
     "rust": "rust",
+    "python-tests": "python",
+    "javascript-tests": "javascript",
+    "go-tests": "go",
+    "rust-tests": "rust",
 }
 
 

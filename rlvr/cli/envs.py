@@ -25,12 +25,45 @@ def list_envs(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
     if json_out:
         for name in sorted(sources):
             src = sources[name]
-            emit({"name": name, "kind": src.kind, "source": src.where, "needs": _needs(src)})
+            emit({"name": name, "kind": src.kind, "judge": _judge(src, short=True),
+                  "source": src.where, "needs": _needs(src)})  # fmt: skip
         return
-    table = Table("name", "kind", "source", "needs")
+    table = Table("name", "kind", "judge", "source", "needs")
     for name in sorted(sources):
-        table.add_row(name, sources[name].kind, sources[name].where, _needs(sources[name]) or "")
+        src = sources[name]
+        table.add_row(name, src.kind, _judge(src, short=True), src.where, _needs(src) or "")
     Console().print(table)
+
+
+# How a grader kind decides a verdict, for `envs list` (short) and `envs show` (long).
+JUDGES = {
+    "function": (
+        "function",
+        "function: a driver calls the answer with each case's arguments; the host compares its "
+        "typed output with expected values that never enter the sandbox",
+    ),
+    "code": (
+        "tests (weaker)",
+        "test framework, WEAKER: the tests judge the answer inside the sandbox, and for go and "
+        "rust the answer runs in the test framework's own process (sandbox/SECURITY.md); the "
+        "function-judged environment of the same stack is the trusted one",
+    ),
+}
+
+
+def _judge(src: Any, short: bool) -> str:
+    """The judge of a manifest environment by its grader kind ('' for other sources)."""
+    from rlvr.errors import RlvrError
+    from rlvr.manifest import read_manifest
+
+    if src.folder is None:
+        return ""
+    try:
+        kind = read_manifest(src.folder).grader.kind
+    except RlvrError:
+        return ""
+    label = JUDGES.get(kind, (kind, kind))
+    return label[0] if short else label[1]
 
 
 def _needs(src: Any) -> str | None:
@@ -54,7 +87,7 @@ def show(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Describe one environment: grader, task count and a sample prompt."""
-    from rlvr.registry import load_env
+    from rlvr.registry import discover, load_env
     from rlvr.splits import split_counts
 
     use_env_paths(env_path)
@@ -65,6 +98,7 @@ def show(
         "description": env.description,
         "source": env.source,
         "grader": env.grader.name,
+        "judge": _judge(discover()[name], short=False) if name in discover() else "",
         "n_tasks": len(tasks),
         "split": {**split_counts(tasks, env.split, env.name), **env.split.model_dump()},
         "first_task_id": tasks[0].id if tasks else None,

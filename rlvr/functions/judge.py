@@ -113,12 +113,25 @@ def judge_cases(task: FunctionTask, out: DriverOutput) -> list[CaseOutcome]:
             why = "no result (a crash, an exit or the time limit came first)"
             outcomes.append(CaseOutcome(case=i, hidden=hidden, outcome="missing", reason=why))
             continue
+        if case.raises:
+            outcomes.append(_must_raise(i, hidden, line))
+            continue
         if not line.ok:
             outcomes.append(CaseOutcome(case=i, hidden=hidden, outcome="error",
                                         reason=f"raised {(line.error or '')[:300]}"))  # fmt: skip
             continue
         outcomes.append(_compare(i, hidden, ret, line.value, case.expected, case.abs_tol))
     return outcomes
+
+
+def _must_raise(i: int, hidden: bool, line: CaseLine) -> CaseOutcome:
+    """A `raises` case passes when the call failed, whatever it returned otherwise."""
+    if not line.ok:
+        return CaseOutcome(case=i, hidden=hidden, outcome="passed")
+    reason = f"returned {json.dumps(line.value)[:200]}"
+    if not hidden:
+        reason += ", expected an error"
+    return CaseOutcome(case=i, hidden=hidden, outcome="failed", reason=reason)
 
 
 def _compare(

@@ -85,8 +85,9 @@ def native_words(line: str, words: Mapping[str, str], name: str, entry: str | No
 
 
 def example_lines(task: FunctionTask, show: Callable[[Case], str], limit: int = 3) -> list[str]:
-    """'Examples:' plus one line per public case (at most `limit`), each rendered by `show`."""
-    cases = task.public_cases[:limit]
+    """'Examples:' plus one line per public case (at most `limit`), each rendered by `show`;
+    cases that must raise are described by the docstring, not shown as a value."""
+    cases = [c for c in task.public_cases if not c.raises][:limit]
     if not cases:
         return []
     return ["", "Examples:", *(f"    {show(c)}" for c in cases)]

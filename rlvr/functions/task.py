@@ -94,11 +94,20 @@ class Case(_Model):
 
     `abs_tol` compares floats (also inside containers) by `abs(got - want) < abs_tol` instead
     of exactly; HumanEval's `assert abs(candidate(x) - y) < 1e-6` becomes `abs_tol = 1e-6`.
+    `raises` turns the case around: the call must fail (raise, throw or panic; any error), as
+    a test's `pytest.raises(ValueError)` demands; `expected` is then left out.
     """
 
     args: list[Any]
     expected: Any = None
     abs_tol: float | None = Field(default=None, gt=0)
+    raises: bool = False
+
+    @model_validator(mode="after")
+    def _raises_has_no_value(self) -> Case:
+        if self.raises and (self.expected is not None or self.abs_tol is not None):
+            raise ValueError("a case with raises = true has no expected value nor abs_tol")
+        return self
 
 
 class FunctionTask(_Model):
@@ -158,7 +167,8 @@ def check_case(case: Case, types: list[FType], ret: FType, where: str) -> None:
     try:
         for j, (t, v) in enumerate(zip(types, case.args, strict=True)):
             decode(t, v, f"{where}.args[{j}]")
-        decode(ret, case.expected, f"{where}.expected")
+        if not case.raises:
+            decode(ret, case.expected, f"{where}.expected")
     except TypeMismatch as e:
         raise ValueError(f"{e}; write the value in the canonical JSON of its type") from None
 

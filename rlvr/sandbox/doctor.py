@@ -51,8 +51,7 @@ class Check:
 
 def _images() -> list[Check]:
     from rlvr.manifest import read_manifest
-    from rlvr.sandbox.images import BASE_IMAGE, image_exists, stack_status
-    from rlvr.sandbox.spec import load_spec
+    from rlvr.sandbox.images import BASE_IMAGE, image_exists, image_source, stack_status
 
     out = [
         Check(
@@ -67,7 +66,7 @@ def _images() -> list[Check]:
 
     for name, folder in sandbox_envs().items():
         try:
-            spec = load_spec(read_manifest(folder).sandbox or {}, folder)
+            spec = image_source(read_manifest(folder).sandbox or {}, folder)
             st = stack_status(folder, spec)
         except RlvrError as e:
             out.append(Check(f"env {name}", False, e.message, e.fix or ""))

@@ -3,7 +3,9 @@
 The base `rlvr-base:bookworm` comes from debootstrap (sandbox/base/bootstrap.sh) imported with
 the Docker SDK, because no registry may be reachable. Stack images build `FROM ${BASE}` with
 their env folder as context; the image carries `rlvr.content-hash` (context files, Dockerfile,
-base image id, build args) and a build is skipped when the hash matches.
+base image id, build args) and a build is skipped when the hash matches. The build context is
+the folder that holds the Dockerfile: an environment whose `dockerfile` is `../go/Dockerfile`
+(go-tests) names the stack folder's image, which is then one image with one hash for both.
 """
 
 from __future__ import annotations
@@ -17,10 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from rlvr.errors import SandboxError
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from rlvr.errors import ManifestError, SandboxError
 from rlvr.sandbox.client import get_client
 from rlvr.sandbox.docker import sandbox_dir
-from rlvr.sandbox.spec import SandboxSpec, load_spec
+from rlvr.sandbox.spec import SandboxSpec
 
 BASE_IMAGE = "rlvr-base:bookworm"
 HASH_LABEL = "rlvr.content-hash"
@@ -102,7 +106,7 @@ def _stream(argv: list[str], log: Log) -> None:
         )
 
 
-def content_hash(env_dir: Path, spec: SandboxSpec, base_id: str) -> str:
+def content_hash(env_dir: Path, spec: ImageSource | SandboxSpec, base_id: str) -> str:
     """sha256 over the build context, the Dockerfile name, the base image id and build args.
 
     env.toml is left out: no image copies it, and editing a manifest must not retag an image.
@@ -128,8 +132,38 @@ class BuildResult:
     reason: str
 
 
-def stack_status(env_dir: Path, spec: SandboxSpec) -> BuildResult:
+class ImageSource(BaseModel):
+    """What building needs from a `[sandbox]` table: the tag and the Dockerfile.
+
+    A function-judged stack's table names only its image and limits (the driver's command
+    comes from the translator), so building never needs the rest of a full SandboxSpec.
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    image: str
+    dockerfile: str = "Dockerfile"
+
+
+def image_source(table: dict, env_dir: Path) -> ImageSource:
+    """The image part of a `[sandbox]` table; errors name the manifest."""
+    try:
+        return ImageSource.model_validate(table)
+    except ValidationError as e:
+        from rlvr.manifest import format_validation_error
+
+        raise ManifestError(format_validation_error(f"{env_dir}/env.toml: sandbox", e)) from None
+
+
+def build_context(env_dir: Path, spec: ImageSource | SandboxSpec) -> tuple[Path, ImageSource]:
+    """The folder that holds the Dockerfile (the build context) and the Dockerfile's name."""
+    path = (env_dir / spec.dockerfile).resolve()
+    return path.parent, ImageSource(image=spec.image, dockerfile=path.name)
+
+
+def stack_status(env_dir: Path, spec: ImageSource | SandboxSpec) -> BuildResult:
     """Whether the image of this env is present and matches its build context."""
+    env_dir, spec = build_context(env_dir, spec)
     if spec.image == BASE_IMAGE:
         ok = image_exists(BASE_IMAGE)
         return BuildResult(spec.image, "", False, "base image" if ok else "missing")
@@ -157,8 +191,9 @@ def build_stack(env_dir: str | Path, force: bool = False, on_log: Log | None = N
     manifest = read_manifest(env_dir)
     if manifest.sandbox is None:
         raise SandboxError(f"{env_dir}/env.toml has no [sandbox] table", "nothing to build")
-    spec = load_spec(manifest.sandbox, env_dir)
-    status = stack_status(env_dir, spec)
+    source = image_source(manifest.sandbox, env_dir)
+    status = stack_status(env_dir, source)
+    context, spec = build_context(env_dir, source)
     if spec.image == BASE_IMAGE:
         if status.reason == "missing":
             raise SandboxError(f"{BASE_IMAGE} is missing", "run `rlvr sandbox bootstrap`")
@@ -170,16 +205,16 @@ def build_stack(env_dir: str | Path, force: bool = False, on_log: Log | None = N
         )
     if status.reason == "up to date" and not force:
         return status
-    if not (env_dir / spec.dockerfile).is_file():
+    if not (context / spec.dockerfile).is_file():
         raise SandboxError(
-            f"{env_dir}/env.toml: sandbox.dockerfile {spec.dockerfile!r} does not exist",
+            f"{env_dir}/env.toml: sandbox.dockerfile {source.dockerfile!r} does not exist",
             "add the Dockerfile or fix the path (relative to the env folder)",
         )
-    _docker_build(env_dir, spec, status.content_hash, log)
+    _docker_build(context, spec, status.content_hash, log)
     return BuildResult(spec.image, status.content_hash, True, "built")
 
 
-def _docker_build(env_dir: Path, spec: SandboxSpec, digest: str, log: Log) -> None:
+def _docker_build(env_dir: Path, spec: ImageSource, digest: str, log: Log) -> None:
     api = get_client().api
     tail: list[str] = []
     stream = api.build(

@@ -7,11 +7,12 @@ An environment points its `[tasks]` at this loader with the file and the stack:
     args = { path = "humaneval/functions.jsonl", stack = "go", references = "humaneval/go" }
 
 (on one line in TOML; `not_converted = "humaneval/not_converted.json"` adds the source's
-problems that never became function tasks to the coverage notes). Paths are relative to the
-bundled `datasets/` folder (or absolute). Every task the stack's translator can express
-becomes a `Task` whose prompt is the translator's rendering (or the source's own prompt for
-that stack), whose `reference` is the stack's
-reference (from the task file, or `references/<id>.<ext>` files) and whose `meta["function"]`
+problems that never became function tasks to the coverage notes; `id_prefix = "go-"` puts a
+prefix before every id, so one file serves stacks whose environments had their own ids).
+Paths are relative to the bundled `datasets/` folder (or absolute). Every task the stack's
+translator can express becomes a `Task` whose prompt is the translator's rendering (or the
+source's own prompt for that stack), whose `reference` is the stack's reference (from the task
+file, or `references/<id>.<ext>` files) and whose `meta["function"]`
 holds the language-neutral task for the function grader. `describe()` lists the rest, with the
 translator's reason, for `rlvr envs show`.
 """
@@ -105,22 +106,42 @@ def _natural(text: str) -> list:
 
 
 def load(
-    path: str, stack: str, references: str | None = None, not_converted: str | None = None
+    path: str,
+    stack: str,
+    references: str | None = None,
+    not_converted: str | None = None,
+    id_prefix: str = "",
 ) -> list[Task]:
-    """Every task of `path` that `stack` can express, rendered for it."""
+    """Every task of `path` that `stack` can express, rendered for it.
+
+    `id_prefix` goes before every task id (`go-` turns `fizzbuzz` into `go-fizzbuzz`): one
+    file serves several stacks whose environments had their own ids; reference files keep the
+    file's ids.
+    """
     translator, kept, _ = _split(path, stack)
     refs = read_references(references, [ft.id for ft in kept])
-    return [to_task(ft, translator, refs.get(ft.id)) for ft in kept]
+    return [
+        to_task(_renamed(ft, id_prefix), translator, refs.get(ft.id)) for ft in kept
+    ]  # fmt: skip
+
+
+def _renamed(ft: FunctionTask, id_prefix: str) -> FunctionTask:
+    return ft.model_copy(update={"id": id_prefix + ft.id}) if id_prefix else ft
 
 
 def describe(
-    path: str, stack: str, references: str | None = None, not_converted: str | None = None
+    path: str,
+    stack: str,
+    references: str | None = None,
+    not_converted: str | None = None,
+    id_prefix: str = "",
 ) -> dict[str, Any]:
     """Coverage for `rlvr envs show`: kept, untranslated (with reasons), missing references."""
     _, kept, left = _split(path, stack)
+    left = [{**d, "id": id_prefix + d["id"]} for d in left]
     left = sorted([*left, *_not_converted(not_converted)], key=lambda d: _natural(d["id"]))
     refs = read_references(references, [ft.id for ft in kept])
-    no_ref = [ft.id for ft in kept if ft.id not in refs and stack not in ft.references]
+    no_ref = [id_prefix + ft.id for ft in kept if ft.id not in refs and stack not in ft.references]
     return {
         "judge": f"function (driver in the sandbox, host-side comparison; stack {stack})",
         "n_source_tasks": len(kept) + len(left),
