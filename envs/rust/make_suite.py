@@ -9,11 +9,12 @@ refuses to run unless its parent is the sandbox runner (root, not pid 1) and it 
 arguments, reads the job's nonce from stdin before any test runs, runs each test under
 catch_unwind and prints `<nonce> ok|FAILED <module>::<name>`, then `<nonce> done <count>`.
 
-With the task's stated signature (`--signature`, the prompt's rust block), the tests' `use
-solution::*;` imports only the items the task names (an answer's own `Some`, `Vec`, traits with
-a `.iter()` of their own, ... never reach the tests), and a `const _: fn(..) -> .. =
-::solution::f;` in a module that sees only the std prelude pins each function's exact parameter
-and return types (a return type whose PartialEq always holds does not build).
+With the task's stated signature (`--signature`, the prompt's rust block), each stated function
+f becomes `pub const f: fn(..) -> .. = ::solution::f;` in a module that sees only the std
+prelude: it pins f's exact parameter and return types (a return type whose PartialEq always
+holds does not build), and the tests' `use solution::*;` becomes an import of these consts, which
+are values only. So nothing else of the answer's reaches the tests: not its own `Some` or `Vec`,
+nor a trait whose `.iter()` method lookup would find first, even one named like f.
 
 `--check` refuses answers with the shapes of rustc 1.63's known safe-code soundness holes: more
 than one named lifetime or a higher-ranked `for<` (the implied-bounds transmute,
@@ -126,9 +127,9 @@ def _split_top(text: str, sep: str) -> list[str]:
     return [*parts, cur] if cur.strip() else parts
 
 
-def pins(signature: str) -> list[str]:
-    """`const _: fn(..) -> .. = ::solution::f;` for each non-generic `pub fn` the task states."""
-    out = []
+def pins(signature: str) -> dict[str, str]:
+    """{f: its fn pointer type} for each non-generic `pub fn` the task states."""
+    out = {}
     for m in re.finditer(r"\bpub\s+fn\s+([A-Za-z_]\w*)\s*", signature):
         i, lifetimes = m.end(), ""
         if signature.startswith("<", i):
@@ -144,24 +145,33 @@ def pins(signature: str) -> list[str]:
                  for p in _split_top(signature[i + 1 : end - 1], ",")]  # fmt: skip
         rest = re.split(r"[{;]|\bwhere\b|\n", signature[end:], maxsplit=1)[0].strip()
         ret = f" {rest}" if rest.startswith("->") else ""
-        pointer = f"{lifetimes}fn({', '.join(types)}){ret}"
-        out.append(f"const _: {pointer} = ::solution::{m.group(1)};")
+        out[m.group(1)] = f"{lifetimes}fn({', '.join(types)}){ret}"
     return out
 
 
 def signature_module(signature: str) -> str:
-    """A module that sees only the std prelude (and the signature's own `use` lines)."""
-    lines = [u.group(0).strip() for u in USE.finditer(signature)] + pins(signature)
-    body = "".join(f"    {line.strip()}\n" for line in lines)
-    return f"#[allow(dead_code, unused_imports)]\nmod rlvr_signature {{\n{body}}}\n"
+    """`pub const f: <stated type> = ::solution::f;` per pinned function, in a module that sees
+    only the std prelude and the signature's own `use` lines: it builds only when the answer's
+    f has exactly those types, and it is a value alone (no trait or module named f with it)."""
+    lines = [u.group(0).strip() for u in USE.finditer(signature)]
+    lines += [f"pub const {name}: {pointer} = ::solution::{name};"
+              for name, pointer in pins(signature).items()]  # fmt: skip
+    body = "".join(f"    {line}\n" for line in lines)
+    allow = "dead_code, unused_imports, non_upper_case_globals"
+    return f"#[allow({allow})]\nmod rlvr_signature {{\n{body}}}\n"
 
 
-def narrow_imports(path: str, names: list[str]) -> None:
-    """`use solution::*;` becomes `use solution::{<the task's items>};`."""
+def narrow_imports(path: str, signature: str) -> None:
+    """`use solution::*;` becomes an import of the pinned functions' consts and, by name, of the
+    task's other items (generic functions, types: weaker, a name imports every namespace)."""
+    pinned = pins(signature)
+    others = [n for n in dict.fromkeys(ITEM.findall(signature)) if n not in pinned]
+    uses = [f"use crate::rlvr_signature::{{{', '.join(pinned)}}};"] * bool(pinned)
+    uses += [f"use solution::{{{', '.join(others)}}};"] * bool(others)
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(GLOB.sub(f"use solution::{{{', '.join(names)}}};", text))
+        fh.write(GLOB.sub(lambda _m: "\n".join(uses), text))
 
 
 LIFETIME = re.compile(r"'([A-Za-z_]\w*)\b(?!')")
@@ -218,7 +228,7 @@ def main() -> None:
         header += f'#[path = "{module}.rs"]\nmod {module};\n'
         tests += rewrite(path, module)
         if names:
-            narrow_imports(path, names)
+            narrow_imports(path, signature)
     rows = "".join(f'        ("{n}", {n}, {str(p).lower()}),\n' for n, p in tests)
     sys.stdout.write(header + MAIN.replace("@TESTS@", rows))
 
