@@ -5,7 +5,9 @@ these ways, same parallelism (one worker per CPU):
 
 - pool:  `humaneval` as shipped: the function judge, one driver job per answer in rlvr's warm
          container pool, expected values compared on the host (the 155 problems it judges
-         that way; the bench keeps to them).
+         that way; the bench keeps to them); a group's 8 jobs share one `docker exec`.
+- pool-single: the same with `batch_size = 1`: one `docker exec` per answer (the path before
+         batching).
 - check: HumanEval's check() path through the same pool: one `docker exec` per group; per
          answer, an answer server under a fresh uid and a forked judge under another.
 - fresh: one new container per job (`containers.run` through the SDK) with the check harness.
@@ -13,7 +15,7 @@ these ways, same parallelism (one worker per CPU):
          answer and `check` in one forked child, as before the boundary existed).
 - floor-function: one plain local subprocess per job with the function driver, no isolation.
 
-    python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,check,floor-function]
+    python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,pool-single,floor-function]
 
 Prints jobs/s, p50 and p95 job latency per mode (for pool and check, a job's latency is its
 group's: the eight finish together), p50/p95 of whole groups for the pool, and the ratios.
@@ -77,6 +79,12 @@ def run_pool(
         return [dt] * len(answers), sum(v.passed for v in verdicts)
 
     return _timed(groups, one, workers)
+
+
+def run_pool_single(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
+    """The function judge with one exec per answer (batch_size 1), same pool size."""
+    single = rlvr.load_env("humaneval", grader_options={"pool_size": workers, "batch_size": 1})
+    return run_pool(env, groups, workers, single.grader)
 
 
 def run_check(env: rlvr.Environment, groups: list[tuple[Task, list[str]]], workers: int):
@@ -183,15 +191,15 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
     }  # fmt: skip
 
 
-MODES = {"pool": run_pool, "check": run_check, "fresh": run_fresh, "floor": run_floor,
-         "floor-function": run_floor_function}  # fmt: skip
+MODES = {"pool": run_pool, "pool-single": run_pool_single, "check": run_check,
+         "fresh": run_fresh, "floor": run_floor, "floor-function": run_floor_function}  # fmt: skip
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--limit", type=int, default=None, help="first N HumanEval tasks only")
     ap.add_argument("--copies", type=int, default=8, help="answers per task (GRPO group size)")
-    ap.add_argument("--modes", default="pool,check,floor-function")
+    ap.add_argument("--modes", default="pool,pool-single,check,floor-function")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="also print one JSON line of results")
     args = ap.parse_args()
@@ -200,7 +208,8 @@ def main() -> None:
     tasks = tasks[: args.limit] if args.limit else tasks
     groups = [(t, [(t.reference or "")[len(t.prompt) :]] * args.copies) for t in tasks]
     print(f"{len(tasks)} tasks x {args.copies} copies = {len(tasks) * args.copies} jobs, "
-          f"{args.workers} workers, floor interpreter {FLOOR_PYTHON}")  # fmt: skip
+          f"{args.workers} workers, floor interpreter {FLOOR_PYTHON}, "
+          f"load average {os.getloadavg()}")  # fmt: skip
     out: dict[str, dict] = {}
     for mode in args.modes.split(","):
         r = MODES[mode](env, groups, args.workers)
@@ -208,14 +217,15 @@ def main() -> None:
         print(f"{mode:6s} {r['jobs_per_s']:8.1f} jobs/s  p50 {r['p50_s'] * 1000:7.1f} ms  "
               f"p95 {r['p95_s'] * 1000:7.1f} ms  passed {r['passed']}/{r['jobs']}  "
               f"wall {r['wall_s']:.1f} s", flush=True)  # fmt: skip
-        if mode == "pool":
-            print(f"pool   per group of {args.copies}: p50 {r['item_p50_s'] * 1000:7.1f} ms  "
+        if mode.startswith("pool"):
+            print(f"{mode} per group of {args.copies}: p50 {r['item_p50_s'] * 1000:7.1f} ms  "
                   f"p95 {r['item_p95_s'] * 1000:7.1f} ms", flush=True)  # fmt: skip
-    if "pool" in out:
-        for other in ("check", "fresh", "floor", "floor-function"):
-            if other in out:
-                ratio = out["pool"]["jobs_per_s"] / out[other]["jobs_per_s"]
-                print(f"pool / {other}: {ratio:.2f}x throughput")
+    for mine in ("pool", "pool-single"):
+        for other in ("pool-single", "check", "fresh", "floor", "floor-function"):
+            if mine in out and other in out and other != mine:
+                ratio = out[mine]["jobs_per_s"] / out[other]["jobs_per_s"]
+                print(f"{mine} / {other}: {ratio:.2f}x throughput")
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     if args.json:
         print(json.dumps(out))
 

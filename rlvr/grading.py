@@ -2,7 +2,9 @@
 
 Completions of the same task are graded together so per-task work happens once; tasks are
 graded concurrently on threads (the graders' own worker processes and sandboxes do the heavy
-lifting, so threads only wait). Results come back in input order.
+lifting, so threads only wait), or, for a grader that batches (the function judge), all in one
+`grade_groups` call that packs answers of several tasks into each sandbox exec. Results come
+back in input order.
 """
 
 from __future__ import annotations
@@ -68,6 +70,10 @@ def grade_items(
         else:
             by_task[item.task_id].append(i)
 
+    if batches(env.grader):
+        _grade_batched(env, items, by_task, rows, on_group_done)
+        return [r for r in rows if r is not None]
+
     def grade_task(task_id: str, idxs: list[int]) -> list[dict[str, Any]]:
         try:
             task = env.task(task_id)
@@ -85,3 +91,35 @@ def grade_items(
             if on_group_done:
                 on_group_done(len(idxs))
     return [r for r in rows if r is not None]
+
+
+def batches(grader: Any) -> bool:
+    """Whether `grader` (or the grader the audit wraps) grades many groups in one call, as the
+    function judge does (several answers per sandbox exec)."""
+    return callable(getattr(getattr(grader, "inner", grader), "grade_groups", None))
+
+
+def _grade_batched(
+    env: Environment,
+    items: Sequence[GradeItem],
+    by_task: dict[str, list[int]],
+    rows: list[dict[str, Any] | None],
+    on_group_done: Callable[[int], None] | None,
+) -> None:
+    """Every task's group in one `grade_groups` call; the grader's pool sets the parallelism."""
+    groups, where = [], []
+    for task_id, idxs in by_task.items():
+        try:
+            task = env.task(task_id)
+        except RlvrError as e:
+            for i in idxs:
+                rows[i] = error_row(task_id, e.message)
+            if on_group_done:
+                on_group_done(len(idxs))
+            continue
+        groups.append((task, [items[i].completion for i in idxs]))
+        where.append((task_id, idxs))
+    verdicts = env.grader.grade_groups(groups, on_group_done) if groups else []
+    for (task_id, idxs), row in zip(where, verdicts, strict=True):
+        for i, v in zip(idxs, row, strict=True):
+            rows[i] = verdict_row(task_id, v)

@@ -7,6 +7,7 @@ Needs Docker and the stack images; RLVR_SKIP_DOCKER=1 skips the Docker part expl
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -127,6 +128,20 @@ def test_every_reference_passes(graders: dict[str, FunctionGrader], stack: str) 
         assert v.passed, (stack, ft.id, v.reason, v.details.get("stderr"))
 
 
+# the runner's own result line, claiming every job of the batch passed every case
+VALUES = ["[1, 2]", "null", "[0, 1]", "[0, 2]", "null"]
+PASSED = "\n".join([READY] + [f'{CASE}{{"case": {i}, "ok": true, "value": {v}}}'
+                              for i, v in enumerate(VALUES)])  # fmt: skip
+RUNNER_LINE = "\n@@RLVR-RESULT@@" + json.dumps(
+    {"results": [{"exit_code": 0, "stdout": PASSED, "clean": True}] * 2, "clean": True}
+) + "\n"  # fmt: skip
+
+
+def go_string(text: str) -> str:
+    """A Go (and Rust) string literal of `text` (JSON's escapes are valid in both)."""
+    return json.dumps(text)
+
+
 ATTACKS = {
     "python": {
         "wrong": "def pair_sum(xs, k):\n    return (0, 1)\n",
@@ -139,6 +154,12 @@ ATTACKS = {
         "    for i in range(5):\n"
         "        os.write(1, LINE % i)\n"
         "    os._exit(0)\n",
+        "crash": "import os\n\ndef pair_sum(xs, k):\n    os.abort()\n",
+        "runner_line": "import os\n\n"
+        "def pair_sum(xs, k):\n"
+        f"    os.write(1, {RUNNER_LINE!r}.encode())\n"
+        f"    os.write(2, {RUNNER_LINE!r}.encode())\n"
+        "    return (1, 2)\n",
     },
     "javascript": {
         "wrong": "function pairSum(xs, k) { return [0, 1]; }\n",
@@ -148,6 +169,10 @@ ATTACKS = {
         "forge": "const fs = require('fs');\nfunction pairSum(xs, k) {\n"
         "  for (let i = 0; i < 5; i++) fs.writeSync(1, `\\n@@RLVR-CASE "
         '{"case": ${i}, "ok": true, "value": [1, 2]}\\n`);\n  process.exit(0);\n}\n',
+        "crash": "function pairSum(xs, k) { process.abort(); }\n",
+        "runner_line": "const fs = require('fs');\nfunction pairSum(xs, k) {\n"
+        f"  fs.writeSync(1, {RUNNER_LINE!r});\n  fs.writeSync(2, {RUNNER_LINE!r});\n"
+        "  return [1, 2];\n}\n",
     },
     "go": {
         "wrong": "package solution\n\nfunc PairSum(xs []int, k int) *[2]int "
@@ -161,6 +186,15 @@ ATTACKS = {
         '\t\tfmt.Printf("\\n@@RLVR-CASE {\\"case\\": %d, \\"ok\\": true, " +\n'
         '\t\t\t"\\"value\\": [1, 2]}\\n", i)\n'
         "\t}\n\tos.Exit(0)\n\treturn nil\n}\n",
+        "crash": 'package solution\n\nimport "time"\n\nfunc PairSum(xs []int, k int) *[2]int {\n'
+        '\tgo func() { panic("boom") }()\n\ttime.Sleep(time.Second)\n\treturn nil\n}\n',
+        "no_compile": "package solution\n\nfunc PairSum(xs []int, k int) *[2]int "
+        "{ return undefinedName }\n",
+        "runner_line": 'package solution\n\nimport (\n\t"fmt"\n\t"os"\n)\n\n'
+        "func PairSum(xs []int, k int) *[2]int {\n"
+        f"\tfmt.Print({go_string(RUNNER_LINE)})\n"
+        f"\tfmt.Fprint(os.Stderr, {go_string(RUNNER_LINE)})\n"
+        "\treturn &[2]int{1, 2}\n}\n",
     },
     "rust": {
         "wrong": "fn pair_sum(xs: Vec<i64>, k: i64) -> Option<(i64, i64)> { Some((0, 1)) }\n",
@@ -171,6 +205,14 @@ ATTACKS = {
         "forge": "fn pair_sum(xs: Vec<i64>, k: i64) -> Option<(i64, i64)> {\n"
         '    for i in 0..5 { println!("\\n@@RLVR-CASE {{\\"case\\": {}, \\"ok\\": true, '
         '\\"value\\": [1, 2]}}", i); }\n    std::process::exit(0)\n}\n',
+        "crash": "fn pair_sum(xs: Vec<i64>, k: i64) -> Option<(i64, i64)> "
+        "{ std::process::abort() }\n",
+        "no_compile": "fn pair_sum(xs: Vec<i64>, k: i64) -> Option<(i64, i64)> "
+        "{ undefined_name }\n",
+        "runner_line": "fn pair_sum(xs: Vec<i64>, k: i64) -> Option<(i64, i64)> {\n"
+        f'    print!("{{}}", {go_string(RUNNER_LINE)});\n'
+        f'    eprint!("{{}}", {go_string(RUNNER_LINE)});\n'
+        "    Some((1, 2))\n}\n",
     },
 }
 
@@ -214,3 +256,83 @@ def test_a_leftover_process_does_not_reach_the_next_answer(
     assert not left.passed
     assert after.status == "scored" and after.reward == 0.0
     assert after.details["passed"] == 1, after.details["cases"]  # its own (1, 2), not the child's
+
+
+def _execs(grader: FunctionGrader) -> tuple[int, int]:
+    """(containers the pool holds, execs its idle containers have served)."""
+    pool = grader.pool
+    return pool._total, sum(c.jobs for c in pool._idle)
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_a_batch_judges_each_answer_alone_in_one_exec(stack: str) -> None:
+    """Crashing, non-compiling and forging answers between correct ones, all in one exec: each
+    verdict is its answer's own (a forged runner line on the answer's stdout or stderr is data
+    inside the runner's report, never a report)."""
+    grader = FunctionGrader(stack=stack, pool_size=1, batch_size=16)
+    task = _task(stack, "examples/pair_sum")
+    reference = fenced(stack, TASKS["examples/pair_sum"].references[stack])
+    names = [n for n in ("crash", "no_compile", "runner_line", "forge") if n in ATTACKS[stack]]
+    answers = [reference]
+    for name in names:
+        answers += [fenced(stack, ATTACKS[stack][name]), reference]
+    grader.grade_group(task, [reference])  # a warm container
+    before = _execs(grader)
+    verdicts = grader.grade_group(task, answers)
+    for i, v in enumerate(verdicts[::2]):
+        assert v.passed, (stack, i, v.reason, v.details.get("stderr"))
+    for name, v in zip(names, verdicts[1::2], strict=True):
+        assert v.status == "scored" and v.reward == 0.0, (stack, name, v.reason)
+    assert _execs(grader) == (before[0], before[1] + 1)  # same container, one more exec
+
+
+HANG = "def pair_sum(xs, k):\n    while True:\n        pass\n"
+FLOOD = "import os\n\ndef pair_sum(xs, k):\n    while True:\n        os.write(1, b'x' * 65536)\n"
+FORK_BOMB = (
+    "import os\n\ndef pair_sum(xs, k):\n    while True:\n        try:\n            os.fork()\n"
+    "        except OSError:\n            pass\n"
+)
+
+
+def test_a_hang_a_flood_and_a_fork_bomb_in_a_batch_change_no_siblings_verdict() -> None:
+    """Each stops its own job at its own limit; the batch stops after it (the container is in
+    doubt and is replaced) and the answers after it run on a fresh container."""
+    grader = FunctionGrader(stack="python", pool_size=1, limits={"timeout_s": 4})
+    task = _task("python", "examples/pair_sum")
+    reference = fenced("python", TASKS["examples/pair_sum"].references["python"])
+    attacks = {"hang": HANG, "flood": FLOOD, "fork bomb": FORK_BOMB}
+    answers = [reference]
+    for code in attacks.values():
+        answers += [fenced("python", code), reference]
+    verdicts = grader.grade_group(task, answers)
+    for i, v in enumerate(verdicts[::2]):
+        assert v.passed, (i, v.reason, v.details.get("stderr"))
+    got = {name: v for name, v in zip(attacks, verdicts[1::2], strict=True)}
+    for name, v in got.items():
+        assert v.status == "scored" and v.reward == 0.0, (name, v.reason)
+    assert got["hang"].reason == "timeout"
+    assert got["flood"].reason == "output limit exceeded"
+
+
+def test_batches_are_consecutive_and_even() -> None:
+    from rlvr.graders.function import _chunks
+
+    assert [len(c) for c in _chunks(list(range(17)), 8)] == [6, 6, 5]
+    assert [len(c) for c in _chunks(list(range(8)), 8)] == [8]
+    assert [x for c in _chunks(list(range(9)), 1) for x in c] == list(range(9))
+
+
+def test_reference_validation_packs_several_tasks_into_one_exec() -> None:
+    """`rlvr envs validate --references` grades through `grade_groups`: tasks share execs."""
+    import rlvr
+    from rlvr.grading import batches
+    from rlvr.references import check_references
+
+    env = rlvr.load_env("synth-python", grader_options={"pool_size": 1})
+    assert batches(env.grader)
+    before = _execs(env.grader.inner)
+    results = check_references(env, n_tasks=12)
+    assert len(results) == 12 and all(r.passed for r in results), [
+        (r.task_id, r.reason) for r in results if not r.passed
+    ]
+    assert _execs(env.grader.inner)[1] - before[1] == 2  # 12 tasks in two batches of 6

@@ -277,7 +277,19 @@ class AuditedGrader:
         return getattr(self.inner, name)
 
     def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
-        verdicts = self.inner.grade_group(task, answers)
+        return self._flagged(task, answers, self.inner.grade_group(task, answers))
+
+    def grade_groups(
+        self, groups: Sequence[tuple[Task, Sequence[str]]], on_group_done: Any = None
+    ) -> list[list[Verdict]]:
+        """Several groups in one call, for an inner grader that batches them (the function
+        judge); flagged exactly as `grade_group` flags each."""
+        rows = self.inner.grade_groups(groups, on_group_done)
+        return [self._flagged(t, a, vs) for (t, a), vs in zip(groups, rows, strict=True)]
+
+    def _flagged(
+        self, task: Task, answers: Sequence[str], verdicts: list[Verdict]
+    ) -> list[Verdict]:
         return [
             apply_policy(v, flag_answer(task, a, self.language) + verdict_flags(v), self.policy)
             for v, a in zip(verdicts, answers, strict=True)

@@ -3,17 +3,22 @@
 Accepts an answer only when every case's result, printed as canonical JSON by the driver that
 the stack's translator rendered, equals the expected value under the declared return type
 (rlvr.functions.judge). The expected values never enter the sandbox, so a forged report line,
-an always-equal object or an early exit gains nothing. Each answer runs in its own job, so an
-answer that crashes its driver only fails itself. A task without a function form (`meta
-["function"]` absent) goes to the optional `fallback` (HumanEval's in-process `check()`,
-weaker); without one it is a `grader_error`.
+an always-equal object or an early exit gains nothing. Each answer runs in its own job (its own
+uids, deadline, sweep and wipe), so an answer that crashes its driver only fails itself; up to
+`batch_size` jobs (a group, or several groups' answers) share one `docker exec`, run one after
+another by the runner (`runner.py batch`): the exec's round trip was most of a job's cost. A
+task without a function form (`meta["function"]` absent) goes to the optional `fallback`
+(HumanEval's in-process `check()`, weaker); without one it is a `grader_error`.
 """
 
 from __future__ import annotations
 
+import os
 import secrets
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -25,6 +30,8 @@ from rlvr.functions.translator import load_translator
 from rlvr.graders.base import register_grader
 from rlvr.graders.code_verdict import infra_verdict
 from rlvr.graders.function_verdict import function_verdict
+from rlvr.sandbox.client import install_signal_handlers
+from rlvr.sandbox.docker import ExecOutcome, InfraFailure, get_pool, new_job_id
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, Verdict
 
@@ -51,6 +58,11 @@ class FunctionOptions(BaseModel):
     env_dir: str | None = None
     reward: Literal["all_pass", "fraction"] = "all_pass"
     pool_size: int | None = Field(default=None, ge=1, le=256)
+    batch_size: int = Field(
+        default=8, ge=1, le=64,
+        description="Answers judged per `docker exec`, one after another, each in its own job "
+        "(a GRPO group of 8 is one exec); 1 gives every answer its own exec.",
+    )  # fmt: skip
     fallback: Literal["none", "python-check"] = Field(
         default="none", description="How tasks without a function form are graded."
     )
@@ -106,8 +118,6 @@ class FunctionGrader:
                 pool_size=self.options.pool_size,
             )  # fmt: skip
         self._pool: Any = None
-        from rlvr.sandbox.client import install_signal_handlers
-
         install_signal_handlers()  # a pool made later on a worker thread is still cleaned up
 
     @property
@@ -115,10 +125,6 @@ class FunctionGrader:
         """Warm containers; by default two per CPU: a driver job is one exec whose time is
         mostly Docker's round trip, so one container per core leaves the cores idle."""
         if self._pool is None or self._pool.closed:
-            import os
-
-            from rlvr.sandbox.docker import get_pool
-
             size = self.options.pool_size or 2 * (os.cpu_count() or 1)
             self._pool = get_pool(self.spec, size)
         return self._pool
@@ -132,29 +138,75 @@ class FunctionGrader:
         return completion
 
     def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
-        raw = task.meta.get("function")
-        if raw is None:
-            if self._fallback is not None:
-                return self._fallback.grade_group(task, answers)
-            why = f"task {task.id} has no function form (meta.function) and no fallback is set"
-            return [Verdict.error("grader_error", why) for _ in answers]
+        return self.grade_groups([(task, answers)])[0]
+
+    def grade_groups(
+        self,
+        groups: Sequence[tuple[Task, Sequence[str]]],
+        on_group_done: Callable[[int], None] | None = None,
+    ) -> list[list[Verdict]]:
+        """Grade several groups at once: their driver jobs go to the pool in batches of up to
+        `batch_size` (consecutive answers, across groups); `on_group_done(n)` when a group of
+        n answers has all its verdicts."""
+        verdicts: list[list[Verdict | None]] = [[None] * len(a) for _, a in groups]
+        jobs: list[_Job] = []
+        for g, (task, answers) in enumerate(groups):
+            if task.meta.get("function") is None:
+                verdicts[g] = list(self._no_function(task, answers))
+                continue
+            for i, prepared in enumerate(self._prepare(task, answers)):
+                if isinstance(prepared, Verdict):
+                    verdicts[g][i] = prepared
+                else:
+                    jobs.append(_Job(g, i, *prepared))
+        left = [sum(v is None for v in row) for row in verdicts]
+        if on_group_done:
+            for g, row in enumerate(verdicts):
+                if left[g] == 0:
+                    on_group_done(len(row))
+        lock = threading.Lock()
+
+        def run_chunk(chunk: list[_Job]) -> None:
+            for job, verdict in self._run_batch(pool, chunk):
+                with lock:  # also serialises the callback (a progress bar)
+                    verdicts[job.group][job.index] = verdict
+                    left[job.group] -= 1
+                    if left[job.group] == 0 and on_group_done:
+                        on_group_done(len(verdicts[job.group]))
+
+        if jobs:
+            pool = self.pool
+            chunks = _chunks(jobs, self.options.batch_size)
+            with ThreadPoolExecutor(max_workers=max(1, min(len(chunks), pool.size))) as ex:
+                list(ex.map(run_chunk, chunks))
+        return [[v for v in row if v is not None] for row in verdicts]
+
+    def _no_function(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        if self._fallback is not None:
+            return self._fallback.grade_group(task, answers)
+        why = f"task {task.id} has no function form (meta.function) and no fallback is set"
+        return [Verdict.error("grader_error", why) for _ in answers]
+
+    def _prepare(
+        self, task: Task, answers: Sequence[str]
+    ) -> list[Verdict | tuple[FunctionTask, dict[str, str]]]:
+        """Per answer: its verdict already (no code, no driver), or (task, files) to run."""
         try:
-            ftask = FunctionTask.model_validate(raw)
+            ftask = FunctionTask.model_validate(task.meta["function"])
             files = self.translator.driver(ftask)
         except Exception as e:
             why = f"task {task.id}: cannot build its driver: {str(e)[:300]}"
             return [Verdict.error("grader_error", why) for _ in answers]
-        programs = [self._program(ftask, a) for a in answers]
-        pool = self.pool
-
-        def one(program: str | None) -> Verdict:
+        out: list[Verdict | tuple[FunctionTask, dict[str, str]]] = []
+        for answer in answers:
+            program = self._program(ftask, answer)
             if program is None:
                 langs = list(self.translator.LANGUAGES)
-                return Verdict.reject("no code found in the answer", details={"languages": langs})
-            return self._run(pool, ftask, {**files, self.spec.answer_file: program})
-
-        with ThreadPoolExecutor(max_workers=max(1, min(len(answers), pool.size))) as ex:
-            return list(ex.map(one, programs))
+                out.append(Verdict.reject("no code found in the answer",
+                                          details={"languages": langs}))  # fmt: skip
+            else:
+                out.append((ftask, {**files, self.spec.answer_file: program}))
+        return out
 
     def _program(self, ftask: FunctionTask, completion: str) -> str | None:
         try:
@@ -162,30 +214,78 @@ class FunctionGrader:
         except Exception:  # a translator must not turn odd model output into a crash
             return None
 
-    def _run(self, pool: Any, ftask: FunctionTask, files: dict[str, str]) -> Verdict:
-        from rlvr.sandbox.docker import InfraFailure, new_job_id
-
+    def _payload(self, files: dict[str, str]) -> dict[str, Any]:
         s = self.spec
+        return {
+            "job": new_job_id(), "nonce": secrets.token_hex(16), "argv": s.test_command,
+            "env": s.env, "workdir": s.workdir, "writable_workspace": True, "files": files,
+            "answer": s.answer_file, "public": s.test_files.public,
+            "hidden": s.test_files.hidden, "report_from": "stdout", "report_file": None,
+            "timeout_s": s.timeout_s, "output_limit": s.output_limit_kb * 1024,
+            "report_limit": s.report_limit_kb * 1024,
+        }  # fmt: skip
+
+    def _judge(self, ftask: FunctionTask, out: ExecOutcome) -> Verdict:
+        try:
+            return function_verdict(ftask, out, self.options.reward)
+        except Exception as e:  # a judge bug masks this answer, never the run
+            return Verdict.error("grader_error", f"judging failed: {e!r}"[:300])
+
+    def _run_batch(self, pool: Any, chunk: list[_Job]) -> list[tuple[_Job, Verdict]]:
+        """Judge `chunk` in as few execs as the runner allows: it stops a batch after a job
+        that leaves the container in doubt (the pool then replaces it) and the rest go to the
+        next container. A batch that brings back nothing usable (the daemon failed, the
+        watchdog fired) is not blamed on any one answer: each job left runs alone, as without
+        batching (retried once, then masked)."""
+        pending, done = list(chunk), []
+        while pending:
+            try:
+                out = pool.run({"jobs": [self._payload(j.files) for j in pending]}, "batch")
+            except InfraFailure:
+                break
+            items = [] if out.watchdog or out.result is None else out.result.get("results", [])
+            if not items or len(items) > len(pending):
+                break
+            for job, item in zip(pending, items, strict=False):
+                if item.get("error") is None:
+                    item.pop("error", None)
+                done.append((job, self._judge(job.ftask, ExecOutcome(item, None, ""))))
+            pending = pending[len(items) :]
+        return done + [(j, self._run(pool, j.ftask, j.files)) for j in pending]
+
+    def _run(self, pool: Any, ftask: FunctionTask, files: dict[str, str]) -> Verdict:
+        """One answer in one exec: retried once on a fresh container, then masked."""
         last = ""
         for _attempt in range(2):
-            payload = {
-                "job": new_job_id(), "nonce": secrets.token_hex(16), "argv": s.test_command,
-                "env": s.env, "workdir": s.workdir, "writable_workspace": True, "files": files,
-                "answer": s.answer_file, "public": s.test_files.public,
-                "hidden": s.test_files.hidden, "report_from": "stdout", "report_file": None,
-                "timeout_s": s.timeout_s, "output_limit": s.output_limit_kb * 1024,
-                "report_limit": s.report_limit_kb * 1024,
-            }  # fmt: skip
             try:
-                out = pool.run(payload, "run", None)
+                out = pool.run(self._payload(files), "run", None)
             except InfraFailure as e:
                 last = str(e)
                 continue
-            try:
-                return function_verdict(ftask, out, self.options.reward)
-            except Exception as e:  # a judge bug masks this answer, never the run
-                return Verdict.error("grader_error", f"judging failed: {e!r}"[:300])
+            return self._judge(ftask, out)
         return infra_verdict(last)
+
+
+@dataclass
+class _Job:
+    """One answer's driver job and where its verdict goes."""
+
+    group: int
+    index: int
+    ftask: FunctionTask
+    files: dict[str, str]
+
+
+def _chunks(jobs: list[_Job], size: int) -> list[list[_Job]]:
+    """`jobs` in consecutive chunks of at most `size`, as even as possible."""
+    n = -(-len(jobs) // size)
+    step, extra = divmod(len(jobs), n)
+    out, at = [], 0
+    for k in range(n):
+        width = step + (k < extra)
+        out.append(jobs[at : at + width])
+        at += width
+    return out
 
 
 @register_grader("function")

@@ -31,7 +31,13 @@ from rlvr.sandbox.client import (
     pool_labels,
     reap_stale,
 )
-from rlvr.sandbox.results import CheckResult, InstallResult, RunResult, parse_result
+from rlvr.sandbox.results import (
+    BatchResult,
+    CheckResult,
+    InstallResult,
+    RunResult,
+    parse_result,
+)
 from rlvr.sandbox.spec import SandboxSpec
 
 SANDBOX_USER = "10001:10001"
@@ -44,6 +50,9 @@ RUNNER_FILES = (
 WATCHDOG_MARGIN_S = 15.0
 TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size
 STDERR_CAP = 64 << 10
+BATCH_JOB_OVERHEAD_S = 5.0  # per job of a batch: uids, layout, sweep and wipe (runner.py)
+SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering")
+KINDS: dict[str, type] = {"run": RunResult, "check": CheckResult, "batch": BatchResult}
 _INSTALL = (
     "import json,os,sys\n"
     "d=json.loads(sys.stdin.buffer.read())\n"
@@ -203,14 +212,33 @@ class Container:
             self.obj.remove(force=True)
 
 
-def _healthy(out: ExecOutcome) -> bool:
-    """May this container take another job? Only after a job that ended normally and clean."""
+def _suspect(r: dict[str, Any]) -> bool:
+    return r.get("error") is not None or not r.get("clean") or any(r.get(k) for k in SUSPECT)
+
+
+def _healthy(out: ExecOutcome, jobs: int = 1) -> bool:
+    """May this container take another job? Only after a job that ended normally and clean
+    (for a batch: every one of its `jobs`, all of which ran)."""
     r = out.result
-    if out.watchdog or r is None or "error" in r or not r.get("clean"):
+    if out.watchdog or r is None or _suspect(r):
         return False
-    if any(r.get(k) for k in ("timed_out", "oom", "pids_max", "output_overflow", "lingering")):
-        return False
-    return not any(x.get("timed_out") for x in r.get("results", []))
+    items = r.get("results", [])
+    if "mode" in (items[0] if items else {}):  # a batch of command jobs
+        return len(items) == jobs and not any(_suspect(x) for x in items)
+    return not any(x.get("timed_out") for x in items)
+
+
+def _budget_and_cap(payload: dict[str, Any]) -> tuple[float, int]:
+    """Seconds the runner may take and bytes the host reads, for a job, group or batch."""
+    jobs = payload.get("jobs")
+    if jobs is not None:
+        parts = [_budget_and_cap(j) for j in jobs]
+        return sum(b + BATCH_JOB_OVERHEAD_S for b, _ in parts), sum(c for _, c in parts)
+    budget = float(payload["timeout_s"]) * max(1, len(payload.get("answers", [0])))
+    # JSON escapes a byte into at most 6 characters
+    cap = 7 * (int(payload.get("output_limit", 1 << 16)) * 4
+               + int(payload.get("report_limit", 0))) + (1 << 20)  # fmt: skip
+    return budget, cap
 
 
 def _raise_start_error(image: str, e: Exception) -> None:
@@ -271,6 +299,8 @@ class ContainerPool:
     ) -> ExecOutcome:
         """One job on one container: a single exec of the runner (as root, see module doc).
 
+        `mode` "batch": `payload["jobs"]` are command jobs run one after another in that exec.
+
         `files` (optional) are added to the payload's own `files`: the runner writes them into
         the workspaces of the uids that may see them.
         """
@@ -279,19 +309,15 @@ class ContainerPool:
         c = self._acquire()
         healthy = False
         try:
-            budget = float(payload["timeout_s"]) * max(1, len(payload.get("answers", [0])))
+            budget, cap = _budget_and_cap(payload)
             argv = ["timeout", "-s", "KILL", f"{budget + 10:.1f}", "python3", "-I",
                     "/opt/rlvr/runner.py", mode]  # fmt: skip
-            kind = CheckResult if mode == "check" else RunResult
-            # JSON escapes a byte into at most 6 characters
-            cap = 7 * (int(payload.get("output_limit", 1 << 16)) * 4
-                       + int(payload.get("report_limit", 0))) + (1 << 20)  # fmt: skip
-            out = c.exec(argv, RUNNER_USER, payload, budget + WATCHDOG_MARGIN_S, kind, cap)
+            out = c.exec(argv, RUNNER_USER, payload, budget + WATCHDOG_MARGIN_S, KINDS[mode], cap)
             if out.result is None and not out.watchdog:
                 # no answer can reach the runner (other uid), so this is the sandbox's failure
                 state = "stopped" if not c.running() else "gave no valid result"
                 raise InfraFailure(f"the container {state} during the job: {out.stderr[:300]}")
-            healthy = _healthy(out)
+            healthy = _healthy(out, len(payload.get("jobs", [0])))
             return out
         finally:
             self._release(c, healthy)

@@ -59,6 +59,20 @@ class RunResult(_Result):
     mode: Literal["plain", "build", "server"] = "plain"
 
 
+class BatchItem(RunResult):
+    """One job of a batch: a RunResult, or the runner's reason it could not run that job."""
+
+    error: str | None = Field(default=None, max_length=100_000)
+
+
+class BatchResult(_Result):
+    """Several command jobs in one exec (runner.py `batch`): one item per job that ran, in
+    order; the runner stops after a job that leaves the container in doubt."""
+
+    results: list[BatchItem] = Field(max_length=256)
+    clean: bool = False
+
+
 class CheckOne(_Result):
     outcome: Literal["passed", "failed", "error", "skipped"] = "failed"
     message: str = ""

@@ -7,6 +7,7 @@ which no other process holds.
 
     python3 -I /opt/rlvr/runner.py run     one command job (a test tool, a driver)
     python3 -I /opt/rlvr/runner.py check   a python-check group (HumanEval), see pycheck.py
+    python3 -I /opt/rlvr/runner.py batch   several command jobs, one after another (run_batch)
 
 Each job gets two uids nobody used before: the judge's (J) and the answer's (U). Depending on
 the job, the test command runs as:
@@ -439,6 +440,36 @@ def run(job: dict) -> dict:
     return result
 
 
+MAX_BATCH = 256
+SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering")
+
+
+def suspect(result: dict) -> bool:
+    """Did this job leave the container in doubt (the host replaces such a container)?"""
+    return "error" in result or not result.get("clean") or any(result.get(k) for k in SUSPECT)
+
+
+def run_batch(payload: dict) -> dict:
+    """Several command jobs in one exec (one `docker exec` less per answer), each exactly as
+    `run` does it: fresh uids, its own deadline, sweep and wipe before the next starts, so
+    siblings never run at the same time nor meet each other's processes or files.
+
+    The batch stops after the first job that leaves the container in doubt (a limit hit, a
+    leftover, a failed wipe): the host runs the rest on a fresh container, as it would after
+    a single job. One result per job that ran, in order.
+    """
+    jobs = payload.get("jobs")
+    if not isinstance(jobs, list) or not 0 < len(jobs) <= MAX_BATCH:
+        return {"error": f"a batch needs a list of 1 to {MAX_BATCH} jobs", "clean": False}
+    results = []
+    for job in jobs:
+        result = run(job)
+        results.append(result)
+        if suspect(result):
+            break
+    return {"results": results, "clean": not any(suspect(r) for r in results)}
+
+
 def main() -> int:
     make_undumpable()
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -451,8 +482,10 @@ def main() -> int:
             import pycheck
 
             emit(pycheck.run_group(job))
+        elif mode == "batch":
+            emit(run_batch(job))
         else:
-            emit({"error": f"unknown mode {mode!r}; use run or check", "clean": False})
+            emit({"error": f"unknown mode {mode!r}; use run, check or batch", "clean": False})
             return 2
     except Exception as e:  # a runner bug must surface as such, never as the answer's fault
         import traceback
