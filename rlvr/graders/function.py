@@ -122,8 +122,8 @@ class FunctionGrader:
 
     @property
     def pool(self) -> Any:
-        """Warm containers; by default two per CPU: a driver job is one exec whose time is
-        mostly Docker's round trip, so one container per core leaves the cores idle."""
+        """Warm containers; by default two per CPU: part of an exec's time is Docker's round
+        trip and the runner's sweeps, so one container per core leaves the cores idle."""
         if self._pool is None or self._pool.closed:
             size = self.options.pool_size or 2 * (os.cpu_count() or 1)
             self._pool = get_pool(self.spec, size)
