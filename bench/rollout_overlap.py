@@ -17,15 +17,15 @@ from concurrent.futures import ThreadPoolExecutor
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import rlvr
-from rlvr.policies import make_policy
+from rlvr.models import make_policy
 from rlvr.policies.base import SamplingConfig
 from rlvr.rollout import (
     RolloutConfig,
     run_pipeline,
     sampling_for_batch,
     score_group,
-    select_tasks,
 )
+from rlvr.selection import select_tasks
 
 
 def main() -> None:

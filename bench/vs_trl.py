@@ -66,7 +66,7 @@ def trl_steps(args: argparse.Namespace, env: rlvr.Environment) -> list[tuple[flo
     from trl import GRPOConfig, GRPOTrainer
 
     from rlvr.integrations.trl import reward_funcs, to_hf_dataset
-    from rlvr.policies import resolve_model
+    from rlvr.models import resolve_model
     from rlvr.policies.hf import load_tokenizer
 
     class Clock(TrainerCallback):

@@ -16,7 +16,7 @@ from trl import DPOConfig, DPOTrainer
 
 import rlvr
 from rlvr.integrations.trl import to_dpo_dataset
-from rlvr.policies import make_policy, resolve_model
+from rlvr.models import make_policy, resolve_model
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.hf import load_tokenizer
 from rlvr.rollout import RolloutConfig, score_tasks

@@ -16,7 +16,7 @@ from trl import RLOOConfig, RLOOTrainer
 
 import rlvr
 from rlvr.integrations.trl import reward_funcs, to_hf_dataset
-from rlvr.policies import resolve_model
+from rlvr.models import resolve_model
 from rlvr.policies.hf import load_tokenizer
 
 

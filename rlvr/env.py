@@ -7,11 +7,12 @@ same object serves rollouts, the CLI, TRL reward functions and audits alike.
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rlvr.errors import RlvrError
+from rlvr.errors import RlvrError, SandboxError
 from rlvr.graders.base import Grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
@@ -90,8 +91,26 @@ class Environment:
         return msgs
 
     def grade(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
-        """Grade one group of answers to `task`."""
-        return self.grader.grade_group(task, answers)
+        """Grade one group of answers to `task`: one verdict per answer, whatever the grader does.
+
+        The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
+        all call it): a sandbox that cannot run is `infra_error` (masked, retried on Ray), a
+        grader that raises or miscounts is `grader_error`. Neither ends the run or becomes a
+        reward of 0.
+        """
+        name = self.grader.name
+        try:
+            verdicts = list(self.grader.grade_group(task, answers))
+        except SandboxError as e:
+            reason = f"sandbox unavailable on {socket.gethostname()}: {e.message}"
+            return [Verdict.error("infra_error", reason) for _ in answers]
+        except Exception as e:  # a grader bug must not end the run or become a reward of 0
+            reason = f"grader {name!r} raised {type(e).__name__}: {e}"
+            return [Verdict.error("grader_error", reason) for _ in answers]
+        if len(verdicts) != len(answers):
+            reason = f"grader {name!r} returned {len(verdicts)} verdicts for {len(answers)}"
+            return [Verdict.error("grader_error", reason) for _ in answers]
+        return verdicts
 
 
 class _Missing(dict):

@@ -1,7 +1,8 @@
 """Frontier filtering: spend compute on tasks the policy sometimes solves.
 
 A task the policy always passes or always fails yields groups with equal rewards, hence zero
-group-relative advantages and no policy-gradient signal (seed 000, rule 3). Two tools:
+group-relative advantages and no policy-gradient signal (DAPO, Yu et al. 2025, section 3.2).
+Two tools:
 
 - `pass_rates` + `band_filter`: estimate each task's pass rate from earlier scored groups and
   keep the tasks strictly inside a band (default (0, 1): drop always-pass and always-fail).
@@ -99,8 +100,12 @@ def keep_informative(
 ) -> tuple[list[ScoredGroup], SamplingCounts]:
     """Dynamic sampling (DAPO): keep groups whose scored rewards differ; count what was dropped.
 
-    The caller decides whether to sample more prompts to refill the batch. Filtering shifts the
-    training distribution toward the frontier, which is the point, and should be monitored.
+    The filter is on rewards, not on `passed` (DAPO's accuracy filter): the two agree for 0/1
+    rewards, and with shaped rewards (a format bonus, partial credit) a group whose rewards
+    differ still gets non-zero advantages, so dropping it would discard the signal the reward
+    defines. The caller decides whether to sample more prompts to refill the batch (the
+    learners' `LiveSource`). Filtering shifts the training distribution toward the frontier,
+    which is the point, and should be monitored.
     """
     kept: list[ScoredGroup] = []
     total = zero_var = few = 0

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rlvr.errors import ManifestError
+from rlvr.errors import ManifestError, format_validation_error
 from rlvr.splits import SplitSpec
 
 MANIFEST_NAME = "env.toml"
@@ -107,31 +107,6 @@ class Manifest(_Strict):
         default_factory=SplitSpec,
         description="Held-out split: test_fraction, salt or explicit test_ids (rlvr.splits).",
     )
-
-
-def _fix_for(err: dict[str, Any]) -> str:
-    kind = err["type"]
-    if kind == "extra_forbidden":
-        return "remove it or check its spelling"
-    if kind == "missing":
-        return "add it"
-    if kind == "string_pattern_mismatch":
-        return "use lower-case letters, digits, '-', '_' or '.'"
-    return "correct the value"
-
-
-def format_validation_error(source: str, exc: ValidationError) -> str:
-    """Render a pydantic error as `file: field: problem, got X; fix` lines."""
-    lines = []
-    for err in exc.errors():
-        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        msg = err["msg"].removeprefix("Value error, ")
-        given = ""
-        if err["type"] not in ("missing",) and "input" in err:
-            raw = repr(err["input"])
-            given = f", got {raw[:80]}"
-        lines.append(f"{source}: {loc}: {msg}{given}; {_fix_for(err)}")
-    return "\n".join(lines)
 
 
 def read_manifest(folder: Path | str) -> Manifest:

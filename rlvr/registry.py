@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from rlvr.env import Environment
-from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError
+from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError, format_validation_error
 from rlvr.graders.base import make_grader
 from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
 from rlvr.types import Task
@@ -162,8 +162,6 @@ def read_tasks_jsonl(path: Path) -> list[Task]:
             except json.JSONDecodeError as e:
                 raise ManifestError(f"{path}:{lineno}: not valid JSON ({e.msg})") from None
             except ValidationError as e:
-                from rlvr.manifest import format_validation_error
-
                 raise ManifestError(format_validation_error(f"{path}:{lineno}", e)) from None
     return tasks
 

@@ -1,7 +1,7 @@
 """A run's curves as PNG files and one self-contained HTML page.
 
 Reads RUN_DIR/metrics.jsonl (one row per step, as every learner writes it) and RUN_DIR/
-config.json. Draws the checklist's curves (seed 004): reward, KL, length, entropy and the
+config.json. Draws the curves to watch in a run: reward, KL, length, entropy and the
 zero-variance rate, plus loss and margin curves for DPO runs. A panel whose figures are all
 missing (e.g. KL with beta = 0, which loads no reference) is left out and listed as such. The
 HTML embeds the images as base64, so the page can be mailed or archived alone.

@@ -8,8 +8,8 @@ ids already stored are skipped, so a killed run resumes without a lost or duplic
 
 Advantages are computed per group with the configured estimator; masked verdicts (grader
 errors, timeouts, infrastructure failures) are left out of the statistics and get advantage 0.
-Estimators that normalise over a whole batch (reinforce_pp) see one group here; learners that
-want the batch version recompute it over their training batch.
+Estimators that normalise over a whole batch (reinforce_pp) see one group here. The learners
+ask for no estimator and compute advantages once, over their training batch.
 """
 
 from __future__ import annotations
@@ -19,18 +19,21 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Annotated
 
 import torch
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from rlvr.advantages import EstimatorName, get_estimator, rewards_tensor
+from rlvr.advantages import ESTIMATORS, get_estimator, rewards_tensor
 from rlvr.env import Environment
-from rlvr.errors import RlvrError
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.stats import scored_group_stats
 from rlvr.store import GroupStore
-from rlvr.types import Sample, ScoredGroup, Task, Verdict
+from rlvr.types import Sample, ScoredGroup, Task
+
+
+def _estimator(name: str | None) -> str | None:
+    return None if name is None else ESTIMATORS.check(name)
 
 
 class RolloutConfig(BaseModel):
@@ -40,7 +43,11 @@ class RolloutConfig(BaseModel):
 
     g: int = Field(default=8, ge=1, description="Answers sampled per task (the group size G).")
     sampling: SamplingConfig = Field(default_factory=SamplingConfig)
-    estimator: EstimatorName = Field(default="grpo", description="Advantage estimator.")
+    estimator: Annotated[str | None, AfterValidator(_estimator)] = Field(
+        default="grpo",
+        description="Advantage estimator; None leaves advantages unset, for a learner that "
+        "computes them over its whole batch.",
+    )
     batch_tasks: int = Field(default=8, ge=1, description="Tasks per policy call.")
     grade_workers: int = Field(default=4, ge=1, description="Groups graded at once.")
     max_backlog: int = Field(
@@ -94,30 +101,17 @@ class PipelineTimes:
     wall_s: float = 0.0
 
 
-def grade_samples(env: Environment, task: Task, samples: Sequence[Sample]) -> list[Verdict]:
-    """The environment's verdicts; a grader that raises or miscounts yields grader_error."""
-    try:
-        verdicts = list(env.grade(task, [s.text for s in samples]))
-    except Exception as e:  # a grader bug must not end the run or become a reward of 0
-        reason = f"grader {env.grader.name!r} raised {type(e).__name__}: {e}"
-        return [Verdict.error("grader_error", reason) for _ in samples]
-    if len(verdicts) != len(samples):
-        reason = f"grader {env.grader.name!r} returned {len(verdicts)} verdicts for {len(samples)}"
-        return [Verdict.error("grader_error", reason) for _ in samples]
-    return verdicts
-
-
 def score_group(
     env: Environment, task: Task, samples: Sequence[Sample], config: RolloutConfig
 ) -> ScoredGroup:
     """Grade one task's samples into a ScoredGroup with advantages and statistics."""
     start = time.perf_counter()
-    verdicts = grade_samples(env, task, samples)
+    verdicts = env.grade(task, [s.text for s in samples])
     elapsed = time.perf_counter() - start
     group = ScoredGroup(
         env=env.name, task_id=task.id, samples=list(samples), verdicts=verdicts, step=config.step
     )
-    if samples:
+    if samples and config.estimator is not None:
         rewards, mask = rewards_tensor([group.rewards], dtype=torch.float64)
         group.advantages = get_estimator(config.estimator)(rewards, mask)[0].tolist()
     group.stats = scored_group_stats(group)
@@ -268,56 +262,3 @@ def score_tasks(
     out: dict[str, ScoredGroup] = {}
     run_pipeline(env, policy, tasks, config, lambda g: out.__setitem__(g.task_id, g))
     return [out[t.id] for t in tasks if t.id in out]
-
-
-def select_tasks(
-    env: Environment,
-    n_tasks: int | None = None,
-    difficulty: str | None = None,
-    task_file: str | Path | None = None,
-    split: str = "all",
-) -> list[Task]:
-    """The tasks of one split ("train", "test", "all"), restricted to a task file's ids, a
-    difficulty, then the first N."""
-    from rlvr.splits import filter_split
-
-    tasks = env.tasks_in(split)
-    if task_file is not None:
-        tasks = filter_split(restrict_to_file(env, task_file), env.split, env.name, split)
-    if difficulty is not None:
-        tasks = [t for t in tasks if t.meta.get("difficulty") == difficulty]
-    if n_tasks is not None:
-        tasks = tasks[:n_tasks]
-    if not tasks:
-        levels = sorted({str(t.meta.get("difficulty")) for t in env.tasks()})
-        raise RlvrError(
-            f"environment {env.name!r}: no task matches difficulty={difficulty!r}, "
-            f"tasks file={task_file}, n_tasks={n_tasks} in split {split!r}",
-            f"its difficulties are {', '.join(levels)}; loosen the filters (or --split all)",
-        )
-    return tasks
-
-
-def restrict_to_file(env: Environment, path: str | Path) -> list[Task]:
-    """The env's tasks whose ids appear in a Task JSONL file (e.g. `rlvr frontier --out`)."""
-    import json
-
-    path = Path(path)
-    if not path.is_file():
-        raise RlvrError(f"tasks file {path} does not exist", "check the --tasks path")
-    ids: list[str] = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RlvrError(
-                f"{path}:{lineno}: not valid JSON ({e.msg})", "write one task object per line"
-            ) from None
-        tid = (obj.get("id") or obj.get("task_id")) if isinstance(obj, dict) else None
-        if not isinstance(tid, str):
-            raise RlvrError(f"{path}:{lineno}: no 'id' field", "write Task JSON lines")
-        if tid not in ids:
-            ids.append(tid)
-    return [env.task(tid) for tid in ids]

@@ -1,10 +1,11 @@
 """Supervised warm-start: teach a model an environment's reference answers before RL.
 
 RL from a correctness reward needs a policy that already succeeds sometimes: a random model
-gets all-zero groups and no group-relative signal (seed 000, "SFT first"). This is a plain,
-seeded PyTorch loop: the prompt is rendered exactly as the policy will see it (chat template
-included), the task's `reference` is the completion, and the loss covers only completion
-tokens and the closing EOS, so the model learns to answer, not to echo prompts.
+gets all-zero groups, and every estimator in `rlvr.advantages` gives a constant group zero
+advantages: no signal. This is a plain, seeded PyTorch loop: the prompt is rendered exactly
+as the policy will see it (chat template included), the task's `reference` is the completion,
+and the loss covers only completion tokens and the closing EOS, so the model learns to answer,
+not to echo prompts.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
-from rlvr.policies.base import Prompt
-from rlvr.policies.hf import encode_prompt
+from rlvr.policies.base import Policy, Prompt, SamplingConfig
+from rlvr.policies.hf import encode_prompt, load_pretrained, torch_threads
+from rlvr.rollout import RolloutConfig, score_tasks
 from rlvr.types import Task
 
 IGNORE = -100
@@ -194,26 +196,27 @@ def train_sft(
 
 def run_sft(
     env: Environment,
-    model: str,
+    model_dir: str,
     config: SFTConfig,
     out: str | Path,
     tasks: Sequence[Task] | None = None,
     device: str | None = None,
     on_step: Callable[[int, float], None] | None = None,
     threads: int | None = None,
+    base: str | None = None,
 ) -> SFTResult:
-    """Load `model` (a policy spec: tiny, a folder, a hub name), fine-tune on the environment's
-    references and save the checkpoint (model, tokenizer, sft.json) to `out`. `threads` caps
-    CPU threads (default: one for the tiny models, see `rlvr.policies.default_threads`)."""
-    from rlvr.policies import default_threads
-
+    """Fine-tune the model saved in `model_dir` on the environment's references and save the
+    checkpoint (model, tokenizer, sft.json) to `out`. `threads` caps CPU threads; `base` names
+    the starting model in sft.json (default: `model_dir`). A `--model` spec becomes a folder
+    with `rlvr.models.resolve_model`."""
     examples = examples_from_tasks(env, tasks if tasks is not None else env.tasks())
-    threads = threads or default_threads(model)
-    return run_sft_examples(model, examples, config, out, env.name, threads, on_step, device)
+    return run_sft_examples(
+        model_dir, examples, config, out, env.name, threads, on_step, device, base=base
+    )
 
 
 def run_sft_examples(
-    model: str,
+    model_dir: str,
     examples: Sequence[tuple[Prompt, str]],
     config: SFTConfig,
     out: str | Path,
@@ -221,20 +224,19 @@ def run_sft_examples(
     threads: int | None = None,
     on_step: Callable[[int, float], None] | None = None,
     device: str | None = "cpu",
+    base: str | None = None,
 ) -> SFTResult:
-    """Fine-tune the model a spec names on (prompt, completion) pairs and save it to `out`
-    (model, tokenizer, sft.json naming `label` as the data)."""
-    from rlvr.policies import resolve_model
-    from rlvr.policies.hf import load_pretrained, torch_threads
-
-    lm, tokenizer = load_pretrained(resolve_model(model), device=device)
+    """Fine-tune the model saved in `model_dir` on (prompt, completion) pairs and save it to
+    `out` (model, tokenizer, sft.json naming `label` as the data, `base` as the start)."""
+    lm, tokenizer = load_pretrained(model_dir, device=device)
     with torch_threads(threads):
         result = train_sft(lm, tokenizer, examples, config, on_step=on_step)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     lm.save_pretrained(out)
     tokenizer.save_pretrained(out)
-    record = {"env": label, "base": model, "config": config.model_dump(), **result.model_dump()}
+    start = base or model_dir
+    record = {"env": label, "base": start, "config": config.model_dump(), **result.model_dump()}
     (out / "sft.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return result
 
@@ -253,20 +255,13 @@ class PassRate(BaseModel):
 
 def evaluate_pass_rate(
     env: Environment,
-    model: str,
+    policy: Policy,
     tasks: Sequence[Task],
     g: int = 8,
     max_new_tokens: int | None = None,
     seed: int = 0,
-    threads: int | None = None,
-    device: str | None = None,
 ) -> PassRate:
     """Sample G answers per task at temperature 1 and count passes (the frontier check)."""
-    from rlvr.policies import make_policy
-    from rlvr.policies.base import SamplingConfig
-    from rlvr.rollout import RolloutConfig, score_tasks
-
-    policy = make_policy(model, device=device, threads=threads)
     sampling = SamplingConfig(temperature=1.0, max_new_tokens=max_new_tokens, seed=seed)
     groups = score_tasks(env, policy, tasks, RolloutConfig(g=g, sampling=sampling, batch_tasks=16))
     family = {t.id: str(t.meta.get("family", "all")) for t in tasks}

@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rlvr.registry import load_env
+
 if TYPE_CHECKING:
     from transformers import LlamaForCausalLM, PreTrainedTokenizerFast
 
@@ -84,26 +86,34 @@ def build_tokenizer() -> PreTrainedTokenizerFast:
     return tok
 
 
-def build_tiny(seed: int = 0) -> tuple[LlamaForCausalLM, PreTrainedTokenizerFast]:
-    """Build the untrained tiny model and its tokenizer; the same seed gives the same weights."""
+def build_llama(
+    tok: PreTrainedTokenizerFast, config: dict[str, Any], max_new_tokens: int, seed: int = 0
+) -> LlamaForCausalLM:
+    """A randomly initialised Llama-style model for `tok` (tiny and tiny-code share it); the
+    same seed gives the same weights."""
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
 
-    tok = build_tokenizer()
-    config = LlamaConfig(
+    llama = LlamaConfig(
         vocab_size=len(tok),
         pad_token_id=tok.pad_token_id,
         eos_token_id=tok.eos_token_id,
         bos_token_id=None,
-        **MODEL_CONFIG,
+        **config,
     )
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
-        model = LlamaForCausalLM(config)
+        model = LlamaForCausalLM(llama)
     model.generation_config.pad_token_id = tok.pad_token_id
     model.generation_config.eos_token_id = tok.eos_token_id
-    model.generation_config.max_new_tokens = MAX_NEW_TOKENS
-    return model.eval(), tok
+    model.generation_config.max_new_tokens = max_new_tokens
+    return model.eval()
+
+
+def build_tiny(seed: int = 0) -> tuple[LlamaForCausalLM, PreTrainedTokenizerFast]:
+    """Build the untrained tiny model and its tokenizer; the same seed gives the same weights."""
+    tok = build_tokenizer()
+    return build_llama(tok, MODEL_CONFIG, MAX_NEW_TOKENS, seed), tok
 
 
 def load_tokenizer(path: str | Path) -> PreTrainedTokenizerFast:
@@ -113,7 +123,8 @@ def load_tokenizer(path: str | Path) -> PreTrainedTokenizerFast:
     return PreTrainedTokenizerFast.from_pretrained(str(path))
 
 
-def _digest(obj: Any) -> str:
+def digest(obj: Any) -> str:
+    """A short stable hash of a JSON-able value: the cache keys of built models."""
     return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -129,7 +140,7 @@ def _locked(target: Path) -> Iterator[None]:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _publish(build_into: Any, target: Path) -> Path:
+def publish(build_into: Any, target: Path) -> Path:
     """Build into a temporary folder beside `target`, then rename: never a half-written model."""
     with _locked(target):
         if (target / "config.json").is_file():
@@ -145,7 +156,7 @@ def _publish(build_into: Any, target: Path) -> Path:
 
 def tiny_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
     """The folder of the untrained tiny model, built and saved on first use."""
-    key = _digest(
+    key = digest(
         {
             "v": TINY_VERSION,
             "model": MODEL_CONFIG,
@@ -161,7 +172,7 @@ def tiny_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
         model.save_pretrained(into)
         tok.save_pretrained(into)
 
-    return _publish(build, target)
+    return publish(build, target)
 
 
 def sft_recipe() -> dict[str, Any]:
@@ -179,20 +190,18 @@ def tiny_sft_dir(
     model, the recipe and the task file, so changing any of them builds a fresh copy.
     `on_step(step, loss)` follows the warm start when it has to be built.
     """
-    from rlvr.registry import load_env
-
     env = load_env(SFT_ENV)
     tasks = [t for t in env.tasks_in("train") if t.meta.get("difficulty") == SFT_DIFFICULTY]
-    task_key = _digest([[t.id, t.prompt, t.reference] for t in tasks])
+    task_key = digest([[t.id, t.prompt, t.reference] for t in tasks])
     recipe = {**sft_recipe(), "threads": SFT_THREADS}
-    key = _digest({"base": tiny_dir(cache_dir).name, "recipe": recipe, "tasks": task_key})
+    key = digest({"base": tiny_dir(cache_dir).name, "recipe": recipe, "tasks": task_key})
     target = Path(cache_dir or cache_root()) / f"tiny-sft-{key}"
 
     def build(into: Path) -> None:
-        from rlvr.sft import SFTConfig, run_sft
+        from rlvr.sft import SFTConfig, run_sft  # heavy: imports torch and transformers
 
         base = str(tiny_dir(cache_dir))
         config = SFTConfig(**sft_recipe())
         run_sft(env, base, config, into, tasks, "cpu", on_step, threads=SFT_THREADS)
 
-    return _publish(build, target)
+    return publish(build, target)

@@ -22,13 +22,25 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rlvr.tiny import CHAT_TEMPLATE, EOS, PAD, UNK, _digest, _publish, cache_root
+from rlvr.env import Environment
+from rlvr.registry import discover, load_env
+from rlvr.splits import filter_split
+from rlvr.tiny import (
+    CHAT_TEMPLATE,
+    EOS,
+    MODEL_CONFIG,
+    PAD,
+    SFT_THREADS,
+    UNK,
+    build_llama,
+    cache_root,
+    digest,
+    publish,
+)
+from rlvr.types import Task
 
 if TYPE_CHECKING:
     from transformers import LlamaForCausalLM, PreTrainedTokenizerFast
-
-    from rlvr.env import Environment
-    from rlvr.types import Task
 
 TINY_CODE_VERSION = "1"
 CODE_ENVS = (
@@ -42,19 +54,8 @@ CODE_ENVS = (
     "rust",
 )
 VOCAB_SIZE = 2048
-CODE_MODEL_CONFIG: dict[str, Any] = {
-    "hidden_size": 128,
-    "intermediate_size": 512,
-    "num_hidden_layers": 6,
-    "num_attention_heads": 4,
-    "num_key_value_heads": 4,
-    "max_position_embeddings": 2048,
-    "rms_norm_eps": 1e-5,
-    "rope_theta": 10000.0,
-    "tie_word_embeddings": True,
-}
+CODE_MODEL_CONFIG: dict[str, Any] = {**MODEL_CONFIG, "max_position_embeddings": 2048}
 CODE_MAX_NEW_TOKENS = 256
-SFT_THREADS = 1
 
 
 def code_sft_recipe() -> dict[str, Any]:
@@ -64,16 +65,12 @@ def code_sft_recipe() -> dict[str, Any]:
 
 def code_envs() -> list[Environment]:
     """The registered environments among CODE_ENVS (synth-* join once they exist)."""
-    from rlvr.registry import discover, load_env
-
     known = discover()
     return [load_env(name) for name in CODE_ENVS if name in known]
 
 
 def train_examples(envs: list[Environment]) -> list[tuple[Environment, Task]]:
     """(env, task) for every train-split task with a reference, env by env in a fixed order."""
-    from rlvr.splits import filter_split
-
     return [
         (env, t)
         for env in envs
@@ -84,7 +81,7 @@ def train_examples(envs: list[Environment]) -> list[tuple[Environment, Task]]:
 
 def corpus(examples: list[tuple[Environment, Task]]) -> Iterator[str]:
     """The tokenizer's training text: each prompt as the policy sees it, and its answer."""
-    from rlvr.sft import reference_answer
+    from rlvr.sft import reference_answer  # heavy: imports torch and transformers
 
     for env, task in examples:
         yield env.format_prompt(task)
@@ -116,30 +113,14 @@ def build_code_tokenizer(texts: Iterator[str]) -> PreTrainedTokenizerFast:
 
 def build_tiny_code(tokenizer: PreTrainedTokenizerFast, seed: int = 0) -> LlamaForCausalLM:
     """The untrained model for `tokenizer`; the same seed gives the same weights."""
-    import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    config = LlamaConfig(
-        vocab_size=len(tokenizer),
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=None,
-        **CODE_MODEL_CONFIG,
-    )
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        model = LlamaForCausalLM(config)
-    model.generation_config.pad_token_id = tokenizer.pad_token_id
-    model.generation_config.eos_token_id = tokenizer.eos_token_id
-    model.generation_config.max_new_tokens = CODE_MAX_NEW_TOKENS
-    return model.eval()
+    return build_llama(tokenizer, CODE_MODEL_CONFIG, CODE_MAX_NEW_TOKENS, seed)
 
 
 def _task_digest(examples: list[tuple[Environment, Task]]) -> str:
     """Digest of the training text exactly as the tokenizer and the warm start see it."""
-    from rlvr.sft import reference_answer
+    from rlvr.sft import reference_answer  # heavy: imports torch and transformers
 
-    return _digest(
+    return digest(
         [[env.name, t.id, env.format_prompt(t), reference_answer(env, t)] for env, t in examples]
     )
 
@@ -147,7 +128,7 @@ def _task_digest(examples: list[tuple[Environment, Task]]) -> str:
 def tiny_code_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
     """The folder of the untrained tiny-code model and its tokenizer, built on first use."""
     examples = train_examples(code_envs())
-    key = _digest(
+    key = digest(
         {
             "v": TINY_CODE_VERSION,
             "model": CODE_MODEL_CONFIG,
@@ -165,7 +146,7 @@ def tiny_code_dir(cache_dir: str | Path | None = None, seed: int = 0) -> Path:
         model.save_pretrained(into)
         tok.save_pretrained(into)
 
-    return _publish(build, target)
+    return publish(build, target)
 
 
 def tiny_code_sft_dir(
@@ -173,12 +154,16 @@ def tiny_code_sft_dir(
 ) -> Path:
     """tiny-code warm-started on the train-split references of every code environment;
     `on_step(step, loss)` follows the warm start when it has to be built."""
-    from rlvr.sft import SFTConfig, reference_examples, run_sft_examples
+    from rlvr.sft import (  # heavy: imports torch and transformers
+        SFTConfig,
+        reference_examples,
+        run_sft_examples,
+    )
 
     examples = train_examples(code_envs())
     base = tiny_code_dir(cache_dir)
     recipe = {**code_sft_recipe(), "threads": SFT_THREADS}
-    key = _digest({"base": base.name, "recipe": recipe, "tasks": _task_digest(examples)})
+    key = digest({"base": base.name, "recipe": recipe, "tasks": _task_digest(examples)})
     target = Path(cache_dir or cache_root()) / f"tiny-code-sft-{key}"
 
     def build(into: Path) -> None:
@@ -186,4 +171,4 @@ def tiny_code_sft_dir(
         pairs = reference_examples(examples)
         run_sft_examples(str(base), pairs, config, into, "code-stacks", SFT_THREADS, on_step)
 
-    return _publish(build, target)
+    return publish(build, target)

@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from rlvr.cli import app
 from rlvr.evaluation.passk import bootstrap_ci, estimate, paired_difference, pass_at_k, sign_flip_p
-from rlvr.evaluation.run import EvalConfig, TaskResult, summarize, write_outputs
+from rlvr.evaluation.results import TaskResult
+from rlvr.evaluation.run import EvalConfig, summarize, write_outputs
 
 
 def closed_form(n: int, c: int, k: int) -> float:
@@ -163,7 +164,7 @@ def test_training_evaluates_held_out_and_a_run_folder_is_a_model(tmp_path: Path)
     rows = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
     assert [r["step"] for r in rows if "eval/pass@1" in r] == [0, 2, 3, 4]
     assert "eval.png" in write_report(run).read_text() or (run / "eval.png").is_file()
-    from rlvr.policies import resolve_model
+    from rlvr.models import resolve_model
 
     assert resolve_model(str(run)).endswith("step-000004/policy")
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 import rlvr
 from rlvr.cli import app
 from rlvr.frontier_report import frontier_from_groups, report_paths, write_frontier
-from rlvr.rollout import select_tasks
+from rlvr.selection import select_tasks
 from rlvr.store import GroupStore
 from rlvr.types import Sample, ScoredGroup, Task, Verdict
 

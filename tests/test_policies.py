@@ -12,7 +12,7 @@ import pytest
 import torch
 
 from rlvr.errors import PolicyError
-from rlvr.policies import make_policy, resolve_model
+from rlvr.models import make_policy, resolve_model
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.hf import HFPolicy, encode_prompt
 from rlvr.policies.openai import OpenAIPolicy

@@ -17,13 +17,14 @@ from typer.testing import CliRunner
 
 import rlvr
 from rlvr.cli import app
-from rlvr.dynamic_sampling import has_signal, sample_informative
 from rlvr.env import Environment
-from rlvr.errors import RlvrError
-from rlvr.policies import make_policy
+from rlvr.errors import RlvrError, SandboxError
+from rlvr.grading import GradeItem, grade_items
+from rlvr.models import make_policy
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.replay import ReplayPolicy
-from rlvr.rollout import RolloutConfig, collect, score_tasks, select_tasks
+from rlvr.rollout import RolloutConfig, collect, score_tasks
+from rlvr.selection import select_tasks
 from rlvr.store import GroupStore
 from rlvr.types import Task, Verdict
 
@@ -207,23 +208,29 @@ def test_select_tasks_filters_and_explains_an_empty_selection(tmp_path) -> None:
         select_tasks(env, difficulty="impossible")
 
 
-def test_dynamic_sampling_fills_on_raw_verdicts_and_reports_the_cost(tmp_path) -> None:
-    answers = {
-        "t1": ["right", "right"],  # all pass
-        "t2": ["right", "wrong"],
-        "t3": ["wrong", "wrong"],  # all fail
-        "t4": ["wrong", "right"],
-        "t5": ["close", "wrong"],  # rewards differ, but nothing passes: no signal
-        "t6": ["right", "wrong"],
-    }
-    env = word_env(list(answers))
-    policy = replay(tmp_path, answers)
-    config = RolloutConfig(g=2)
-    batch = sample_informative(env, policy, iter(env.tasks()), 3, config, max_groups=10)
-    assert [g.task_id for g in batch.groups] == ["t2", "t4", "t6"]
-    assert batch.filled and batch.sampled == 6
-    assert (batch.all_pass, batch.all_fail, batch.few_scored) == (1, 2, 0)
-    assert batch.extra_samples == 6 and batch.cost_ratio == 2.0
-    assert all(has_signal(g) for g in batch.groups)
-    capped = sample_informative(env, policy, iter(env.tasks()), 5, config, max_groups=4)
-    assert not capped.filled and capped.sampled == 4 and len(capped.groups) == 2
+class BrokenGrader:
+    """A grader with a bug of each kind: 'boom' raises, 'daemon' loses its sandbox, 'short'
+    returns one verdict too few."""
+
+    name = "broken"
+
+    def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        if task.id == "boom":
+            raise RuntimeError("grader bug")
+        if task.id == "daemon":
+            raise SandboxError("no Docker daemon answers", "start dockerd")
+        return [Verdict.reject("wrong") for _ in answers][:-1]
+
+
+def test_environment_grade_contains_every_grader_failure() -> None:
+    env = word_env(["boom", "daemon", "short"], grader=BrokenGrader())  # type: ignore[arg-type]
+    boom, daemon, short = (env.grade(env.task(i), ["a", "b"]) for i in ("boom", "daemon", "short"))
+    assert [v.status for v in boom] == ["grader_error"] * 2
+    assert "grader 'broken' raised RuntimeError: grader bug" in boom[0].reason
+    assert [v.status for v in daemon] == ["infra_error"] * 2
+    assert "no Docker daemon answers" in daemon[0].reason
+    assert [v.status for v in short] == ["grader_error"] * 2
+    assert "returned 1 verdicts for 2" in short[0].reason
+    # `rlvr grade` goes through the same call: a grader bug is a row, not a crash
+    rows = grade_items(env, [GradeItem("boom", "a"), GradeItem("short", "b")])
+    assert [r["status"] for r in rows] == ["grader_error", "grader_error"]

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 import rlvr
 from rlvr.cli import app
 from rlvr.errors import ManifestError, RlvrError
-from rlvr.learners.common import select_tasks as train_tasks
+from rlvr.learners.common import train_tasks
 from rlvr.learners.config import LearnerConfig
 from rlvr.registry import discover, env_from_manifest, load_env
-from rlvr.rollout import select_tasks
+from rlvr.selection import select_tasks
 from rlvr.splits import SplitSpec, filter_split, hash_unit, side_of, split_key, stable_subset
 from rlvr.types import Task
 

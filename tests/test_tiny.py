@@ -113,7 +113,7 @@ def test_cli_sft_writes_a_checkpoint_usable_as_a_model(tmp_path) -> None:
     from typer.testing import CliRunner
 
     from rlvr.cli import app
-    from rlvr.policies import make_policy
+    from rlvr.models import make_policy
     from rlvr.policies.hf import HFPolicy
 
     out = tmp_path / "ckpt"

@@ -15,6 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from rlvr.distributed.cluster import connect, require_ray
+from rlvr.distributed.grading import RayGradingPool, on_ray
+from rlvr.distributed.rollout import RayServerPolicy
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 
@@ -62,7 +65,6 @@ class RaySession:
                 f"--model names {len(urls)} servers but --ray was not given",
                 "add --ray to spread prompts over the servers, or give one URL",
             )
-        from rlvr.distributed.rollout import RayServerPolicy
 
         policy = RayServerPolicy(urls, model=served_model)
         self.policies.append(policy)
@@ -77,8 +79,6 @@ def ray_session(
     if not enabled:
         yield RaySession(env)
         return
-    from rlvr.distributed.cluster import connect, require_ray
-    from rlvr.distributed.grading import RayGradingPool, on_ray
 
     started = connect(address)
     try:

@@ -18,7 +18,8 @@ import sys
 from types import ModuleType
 from typing import Any
 
-from rlvr.errors import RlvrError
+from rlvr.errors import RlvrError, SandboxError
+from rlvr.sandbox.client import get_client
 
 IMAGE_PREFIX = "image:"
 IMAGE_UNITS = 1000
@@ -46,9 +47,6 @@ def image_resource(image: str) -> str:
 
 def local_images() -> list[str]:
     """Tags of the images the local Docker daemon holds; empty when no daemon answers."""
-    from rlvr.errors import SandboxError
-    from rlvr.sandbox.client import get_client
-
     try:
         images = get_client().images.list()
     except SandboxError:

@@ -31,6 +31,8 @@ from rlvr.distributed.faults import FaultStats, Job, Retry, RetryPolicy, new_job
 from rlvr.distributed.pool import ActorPool
 from rlvr.env import Environment
 from rlvr.errors import RlvrError, SandboxError
+from rlvr.registry import add_env_path, discover, load_env
+from rlvr.sandbox.client import get_client, reap_stale
 from rlvr.types import Task, Verdict
 
 
@@ -42,8 +44,6 @@ def prepare_node(image: str) -> None:
     elsewhere. An image that is missing is a placement error and fails the start.
     """
     import docker.errors
-
-    from rlvr.sandbox.client import get_client, reap_stale
 
     try:
         client = get_client()
@@ -60,29 +60,11 @@ def prepare_node(image: str) -> None:
         return
 
 
-def grade_on_node(env: Environment, task: Task, answers: Sequence[str]) -> list[Verdict]:
-    """The environment's verdicts; a sandbox failure is infra_error, a grader bug grader_error."""
-    try:
-        verdicts = list(env.grade(task, answers))
-    except SandboxError as e:
-        reason = f"sandbox unavailable on {socket.gethostname()}: {e.message}"
-        return [Verdict.error("infra_error", reason) for _ in answers]
-    except Exception as e:  # a grader bug must not kill the actor or become a reward of 0
-        reason = f"grader {env.grader.name!r} raised {type(e).__name__}: {e}"
-        return [Verdict.error("grader_error", reason) for _ in answers]
-    if len(verdicts) != len(answers):
-        reason = f"grader {env.grader.name!r} returned {len(verdicts)} verdicts for {len(answers)}"
-        return [Verdict.error("grader_error", reason) for _ in answers]
-    return verdicts
-
-
 class GraderWorker:
     """The body of a grader actor: one environment, graded group by group."""
 
     def __init__(self, env: str | Environment, env_paths: list[str], image: str | None) -> None:
         if isinstance(env, str):
-            from rlvr.registry import add_env_path, load_env
-
             for path in env_paths:
                 add_env_path(path)
             env = load_env(env)
@@ -104,7 +86,7 @@ class GraderWorker:
 
     def grade(self, task: Task, answers: list[str]) -> list[Verdict]:
         start = time.perf_counter()
-        verdicts = grade_on_node(self.env, task, answers)
+        verdicts = self.env.grade(task, answers)
         took = time.perf_counter() - start
         return [v if v.duration_s is not None else v.model_copy(update={"duration_s": took})
                 for v in verdicts]  # fmt: skip
@@ -162,8 +144,6 @@ class _GradeHandler:
 
 def _shipping(env: Environment) -> tuple[str | Environment, list[str]]:
     """Send the name (and the manifest folder) when the registry can build it on a node."""
-    from rlvr.registry import discover
-
     src = discover().get(env.name)
     if src is not None and src.kind in ("manifest", "entry-point"):
         return env.name, [str(src.folder)] if src.folder else []

@@ -24,6 +24,7 @@ from rlvr.distributed.faults import FaultStats, Job, Retry, RetryPolicy, new_job
 from rlvr.distributed.pool import ActorPool
 from rlvr.errors import PolicyError
 from rlvr.policies.base import Prompt, SamplingConfig, check_g, label_ids
+from rlvr.policies.openai import OpenAIPolicy
 from rlvr.types import Sample
 
 
@@ -31,8 +32,6 @@ class ServerWorker:
     """The body of a rollout actor: an OpenAIPolicy bound to one server."""
 
     def __init__(self, base_url: str, model: str | None, options: dict[str, Any]) -> None:
-        from rlvr.policies.openai import OpenAIPolicy
-
         self.policy = OpenAIPolicy(base_url, model=model, **options)
 
     async def where(self) -> dict[str, Any]:

@@ -24,6 +24,9 @@ import torch
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.evaluation.passk import estimate
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.hf import HFPolicy
+from rlvr.rollout import RolloutConfig, score_tasks
 from rlvr.splits import filter_split, stable_subset
 from rlvr.types import Task
 
@@ -94,10 +97,6 @@ class TrainingEval:
 
     def evaluate(self, step: int, model: Any, autocast: Callable[[], Any]) -> dict[str, Any]:
         """pass@1 of the model as it is now, over the held-out tasks."""
-        from rlvr.policies.base import SamplingConfig
-        from rlvr.policies.hf import HFPolicy
-        from rlvr.rollout import RolloutConfig, score_tasks
-
         cfg = self.cfg
         sampling = SamplingConfig(
             temperature=cfg.eval_temperature,

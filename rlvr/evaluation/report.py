@@ -7,11 +7,10 @@ import base64
 import html
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from rlvr.evaluation.passk import Estimate
-    from rlvr.evaluation.run import EvalSummary, TaskResult
+from rlvr.evaluation.passk import Estimate
+from rlvr.evaluation.results import EvalSummary, TaskResult
 
 
 def _bars(ax: Any, items: list[tuple[str, Estimate]], title: str) -> None:

@@ -25,8 +25,11 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.evaluation.passk import Estimate, estimate, pass_at_k
+from rlvr.evaluation.report import write_report
+from rlvr.evaluation.results import EvalSummary, TaskResult
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.splits import SplitName, stable_subset
+from rlvr.store import GroupStore
 from rlvr.types import ScoredGroup, Task
 
 BREAKDOWN_MAX_VALUES = 30
@@ -77,42 +80,6 @@ class EvalConfig(BaseModel):
     def pinned(self) -> dict[str, Any]:
         """The settings a resumed evaluation must share (not throughput knobs)."""
         return self.model_dump(exclude={"k", "batch_tasks", "grade_workers", "model"})
-
-
-class TaskResult(BaseModel):
-    """One line of per_task.jsonl."""
-
-    task_id: str
-    n: int
-    n_scored: int
-    correct: int
-    masked: int
-    mean_reward: float | None
-    pass_at: dict[str, float | None] = Field(description='{"pass@1": ..., "pass@8": ...}')
-    meta: dict[str, Any] = Field(default_factory=dict)
-
-
-class EvalSummary(BaseModel):
-    """summary.json."""
-
-    env: str
-    model: str
-    model_path: str | None
-    split: str
-    n_tasks: int
-    n_samples: int = Field(description="Samples per task.")
-    temperature: float
-    seed: int
-    pass_at: dict[str, Estimate]
-    masked: int = Field(description="Samples whose verdict was not scored.")
-    masked_tasks: int = Field(description="Tasks without enough scored samples for pass@k.")
-    breakdown: dict[str, dict[str, Estimate]]
-    wall_s: float
-
-    def as_json(self) -> dict[str, Any]:
-        """The file's form: pass@k keys at the top level."""
-        data = self.model_dump(exclude={"pass_at"})
-        return {**{key: est.model_dump() for key, est in self.pass_at.items()}, **data}
 
 
 def choose_tasks(env: Environment, config: EvalConfig) -> list[Task]:
@@ -243,9 +210,7 @@ def run_eval(
 ) -> EvalSummary:
     """Sample n answers per task of the split, grade them into DIR/groups.jsonl (resuming),
     then write per_task.jsonl, summary.json and report.html (+ report.png)."""
-    from rlvr.evaluation.report import write_report
-    from rlvr.rollout import RolloutConfig, collect
-    from rlvr.store import GroupStore
+    from rlvr.rollout import RolloutConfig, collect  # heavy: imports torch
 
     out = Path(out)
     tasks = choose_tasks(env, config)

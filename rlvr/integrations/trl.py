@@ -27,6 +27,7 @@ from typing import Any
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.grading import GradeItem, grade_items
+from rlvr.pairs import preference_pairs
 from rlvr.types import ScoredGroup, Task
 
 RewardFunc = Callable[..., list[float | None]]
@@ -116,7 +117,6 @@ def to_dpo_dataset(
     whose rewards differ by at least `min_margin` give no pair.
     """
     from datasets import Dataset
-    from rlvr.pairs import preference_pairs
 
     records, counts = preference_pairs(
         groups, env, min_margin=min_margin, conversational=conversational, with_meta=True

@@ -1,0 +1,49 @@
+"""What `rlvr eval` writes: one TaskResult per line of per_task.jsonl, and summary.json.
+
+Their own module so the report (rlvr.evaluation.report) and the run (rlvr.evaluation.run)
+both read them without importing each other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from rlvr.evaluation.passk import Estimate
+
+
+class TaskResult(BaseModel):
+    """One line of per_task.jsonl."""
+
+    task_id: str
+    n: int
+    n_scored: int
+    correct: int
+    masked: int
+    mean_reward: float | None
+    pass_at: dict[str, float | None] = Field(description='{"pass@1": ..., "pass@8": ...}')
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+
+class EvalSummary(BaseModel):
+    """summary.json."""
+
+    env: str
+    model: str
+    model_path: str | None
+    split: str
+    n_tasks: int
+    n_samples: int = Field(description="Samples per task.")
+    temperature: float
+    seed: int
+    pass_at: dict[str, Estimate]
+    masked: int = Field(description="Samples whose verdict was not scored.")
+    masked_tasks: int = Field(description="Tasks without enough scored samples for pass@k.")
+    breakdown: dict[str, dict[str, Estimate]]
+    wall_s: float
+
+    def as_json(self) -> dict[str, Any]:
+        """The file's form: pass@k keys at the top level."""
+        data = self.model_dump(exclude={"pass_at"})
+        return {**{key: est.model_dump() for key, est in self.pass_at.items()}, **data}
