@@ -13,6 +13,7 @@ from rlvr.advantages import (
     gae,
     get_estimator,
     grpo,
+    register_estimator,
     reinforce_pp,
     rewards_tensor,
     rloo,
@@ -254,3 +255,28 @@ def test_bad_shapes_are_rejected_with_the_shapes_given() -> None:
         grpo(torch.zeros(2, 2, 2))
     with pytest.raises(ValueError, match=r"mask shape \(3,\) differs from rewards shape \(4,\)"):
         grpo(torch.zeros(4), torch.ones(3, dtype=torch.bool))
+
+
+def test_a_registered_estimator_is_one_edit_and_a_taken_name_is_refused() -> None:
+    from rlvr.learners.config import LearnerConfig
+    from rlvr.learners.losses import AGGREGATIONS, register_aggregation
+    from rlvr.rollout import RolloutConfig
+
+    with pytest.raises(RlvrError, match="'grpo' is registered twice: rlvr.advantages.grpo"):
+        register_estimator("grpo")(rloo)
+    with pytest.raises(RlvrError, match="'token_mean' is registered twice"):
+        register_aggregation("token_mean", units=lambda mask: mask.sum())(grpo)
+
+    @register_estimator("test_zero")
+    def zero(rewards: torch.Tensor, mask: torch.Tensor | None = None) -> torch.Tensor:
+        return torch.zeros_like(rewards)
+
+    try:
+        cfg = LearnerConfig(env="math", model="tiny", advantage="test_zero")
+        assert get_estimator(cfg.estimator) is zero
+        assert RolloutConfig(estimator="test_zero").estimator == "test_zero"
+    finally:
+        del ESTIMATORS._items["test_zero"]
+    with pytest.raises(ValueError, match="unknown name 'test_zero'"):
+        LearnerConfig(env="math", model="tiny", advantage="test_zero")
+    assert list(AGGREGATIONS) == ["seq_mean_token_mean", "token_mean", "seq_mean_token_sum_norm"]

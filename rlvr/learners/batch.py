@@ -21,6 +21,7 @@ import torch
 from torch import Tensor
 
 from rlvr.learners.logprobs import head_token_logprobs, plain_head, token_logprobs
+from rlvr.learners.losses import AGGREGATION_UNITS
 from rlvr.types import Sample
 
 
@@ -234,16 +235,12 @@ def fill_old_logp(model: torch.nn.Module, batch: TokenBatch, temperature: float,
 def micro_weight(mode: str, micro_mask: Tensor, mini_mask: Tensor) -> float:
     """Share of the minibatch's loss denominator that one micro-batch holds.
 
-    token_mean: valid tokens; seq_mean_token_mean: answers with a valid token;
-    seq_mean_token_sum_norm: answers. Multiply the micro-batch's aggregated loss by it.
+    Counted in the units the mode averages over (`AGGREGATION_UNITS`: token_mean valid tokens,
+    seq_mean_token_mean answers with a valid token, seq_mean_token_sum_norm answers). Multiply
+    the micro-batch's aggregated loss by it.
     """
-    if mode == "token_mean":
-        num, den = micro_mask.sum(), mini_mask.sum()
-    elif mode == "seq_mean_token_mean":
-        num, den = micro_mask.any(-1).sum(), mini_mask.any(-1).sum()
-    else:
-        num, den = micro_mask.shape[0], mini_mask.shape[0]
-    return float(num) / max(float(den), 1.0)
+    units = AGGREGATION_UNITS[mode]
+    return float(units(micro_mask)) / max(float(units(mini_mask)), 1.0)
 
 
 def minibatches(batch: TokenBatch, k: int, gen: torch.Generator) -> list[TokenBatch]:

@@ -25,6 +25,10 @@ import torch
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.learners.config import TrainConfig
+from rlvr.models import resolve_model
+from rlvr.policies.hf import load_pretrained
+from rlvr.registry import load_env
+from rlvr.selection import select_tasks
 from rlvr.types import Task
 
 CHECKPOINTS = "checkpoints"
@@ -64,11 +68,39 @@ def start_run(config: TrainConfig, out: str | Path) -> Run:
     return Run(dir=run_dir, device=torch.device(config.device), config=config)
 
 
+@dataclass
+class Setup:
+    """What every learner starts from: the run folder, the environment, the newest checkpoint
+    (None on a fresh run), the policy and tokenizer, and the frozen reference (None unless
+    asked for)."""
+
+    run: Run
+    env: Environment
+    ckpt: Path | None
+    model: Any
+    tok: Any
+    ref: torch.nn.Module | None
+
+
+def set_up(
+    config: TrainConfig,
+    out: str | Path,
+    env: Environment | None,
+    reference: bool,
+    resume_weights: bool = True,
+) -> Setup:
+    """The set-up every learner's `train()` opens with: run folder, environment, checkpoint,
+    policy (the checkpoint's weights when resuming and `resume_weights`), reference copy."""
+    run = start_run(config, out)
+    env = env or load_env(config.env)
+    ckpt = latest_checkpoint(run.dir)
+    model, tok = load_policy(config, run, ckpt if resume_weights else None)
+    ref = frozen_copy(config.model, config, run.device) if reference else None
+    return Setup(run, env, ckpt, model, tok, ref)
+
+
 def load_model(spec: str, config: TrainConfig, device: torch.device) -> tuple[Any, Any]:
     """Load a causal LM in float32 (weights stay fp32; bf16 is autocast) and its tokenizer."""
-    from rlvr.policies import resolve_model
-    from rlvr.policies.hf import load_pretrained
-
     model, tokenizer = load_pretrained(resolve_model(spec), device=str(device), dtype=torch.float32)
     if config.gradient_checkpointing:  # training passes use_cache=False; sampling keeps it
         model.gradient_checkpointing_enable()
@@ -77,9 +109,6 @@ def load_model(spec: str, config: TrainConfig, device: torch.device) -> tuple[An
 
 def frozen_copy(spec: str, config: TrainConfig, device: torch.device) -> torch.nn.Module:
     """The starting model again, frozen: the KL / DPO reference (never the resumed weights)."""
-    from rlvr.policies import resolve_model
-    from rlvr.policies.hf import load_pretrained
-
     dtype = torch.bfloat16 if config.bf16 else torch.float32
     ref, _ = load_pretrained(resolve_model(spec), device=str(device), dtype=dtype)
     ref.requires_grad_(False)
@@ -147,23 +176,9 @@ def autocast(config: TrainConfig) -> contextlib.AbstractContextManager[Any]:
     return contextlib.nullcontext()
 
 
-def select_tasks(env: Environment, config: TrainConfig) -> list[Task]:
-    """The tasks to train on: the --tasks file's ids (or all tasks) in the config's split,
-    then the meta filter."""
-    from rlvr.rollout import restrict_to_file
-    from rlvr.splits import filter_split
-
-    tasks = restrict_to_file(env, config.tasks) if config.tasks else list(env.tasks())
-    tasks = filter_split(tasks, env.split, env.name, config.split)
-    for key, want in config.task_filter.items():
-        tasks = [t for t in tasks if str(t.meta.get(key)) == want]
-    if not tasks:
-        raise RlvrError(
-            f"environment {env.name!r}: no task left after split={config.split!r}, "
-            f"tasks={config.tasks!r} and task_filter={config.task_filter}",
-            "loosen task_filter, check the tasks file, or set split = 'all'",
-        )
-    return tasks
+def train_tasks(env: Environment, config: TrainConfig) -> list[Task]:
+    """The tasks to train on: the config's split, tasks file and meta filter."""
+    return select_tasks(env, task_file=config.tasks, split=config.split, meta=config.task_filter)
 
 
 class TaskCycler:

@@ -1,11 +1,14 @@
 """Learner configurations: one pydantic model per algorithm family, loadable from TOML or JSON.
 
 Every field's `description` is its only help text (the CLI prints the config at start). Choices
-are `Literal`s, unknown keys are rejected, and cross-field checks quote both values and the fix.
+are `Literal`s, except the names of advantage estimators, loss aggregations and KL estimators,
+which are checked against their registries (`rlvr.advantages.ESTIMATORS`,
+`rlvr.learners.losses.AGGREGATIONS`, `KL_ESTIMATORS`) so a registered variant is accepted with
+no edit here. Unknown keys are rejected, and cross-field checks quote both values and the fix.
 Layering for a run: the RUN_DIR's saved config.json (when resuming), then a config file, then
 command-line flags; later layers win.
 
-Names follow the seeds and the papers: `group_size` is G, `inner_epochs` is mu (updates per
+Names follow the papers: `group_size` is G, `inner_epochs` is mu (updates per
 batch of samples), `clip_low`/`clip_high` are epsilon and DAPO's epsilon_high, `beta` weighs the
 KL penalty to the reference policy (0 loads no reference model).
 """
@@ -16,15 +19,36 @@ import json
 import math
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from rlvr.errors import RlvrError
+from rlvr.errors import RlvrError, format_validation_error
 
 AlgoName = Literal["grpo", "rloo", "ppo", "dpo"]
-Estimator = Literal["grpo", "dr_grpo", "rloo", "reinforce_pp"]
-Aggregation = Literal["seq_mean_token_mean", "token_mean", "seq_mean_token_sum_norm"]
+
+
+def _estimator(name: str | None) -> str | None:
+    from rlvr.advantages import ESTIMATORS  # heavy: imports torch
+
+    return None if name is None else ESTIMATORS.check(name)
+
+
+def _aggregation(name: str) -> str:
+    from rlvr.learners.losses import AGGREGATIONS  # heavy: imports torch
+
+    return AGGREGATIONS.check(name)
+
+
+def _kl(name: str) -> str:
+    from rlvr.learners.losses import KL_ESTIMATORS  # heavy: imports torch
+
+    return KL_ESTIMATORS.check(name)
+
+
+Estimator = Annotated[str | None, AfterValidator(_estimator)]
+Aggregation = Annotated[str, AfterValidator(_aggregation)]
+KLName = Annotated[str, AfterValidator(_kl)]
 
 
 class TrainConfig(BaseModel):
@@ -133,7 +157,7 @@ class LearnerConfig(SamplingFields, TrainConfig):
     """GRPO and RLOO: a group per task, group-relative advantages, the clipped surrogate."""
 
     algo: Literal["grpo", "rloo"] = Field(default="grpo", description="Learning algorithm.")
-    advantage: Estimator | None = Field(
+    advantage: Estimator = Field(
         default=None,
         description="Advantage estimator (default: 'grpo' for grpo, 'rloo' for rloo).",
     )
@@ -156,7 +180,7 @@ class LearnerConfig(SamplingFields, TrainConfig):
     beta: float = Field(
         default=0.0, ge=0, description="KL penalty weight to the reference (0: no reference)."
     )
-    kl_estimator: Literal["k1", "k2", "k3"] = Field(
+    kl_estimator: KLName = Field(
         default="k3", description="Per-token KL estimator (k3: unbiased and non-negative)."
     )
     entropy_coef: float = Field(
@@ -333,16 +357,6 @@ def parse_set(items: list[str]) -> dict[str, Any]:
     return out
 
 
-def validation_message(err: ValidationError, where: str) -> str:
-    """Each pydantic error as `where: field: message (given value)`, one per line."""
-    lines = []
-    for e in err.errors():
-        loc = ".".join(str(x) for x in e["loc"]) or "config"
-        given = f" (given {e['input']!r})" if e["type"] != "missing" and loc != "config" else ""
-        lines.append(f"{where}: {loc}: {e['msg'].removeprefix('Value error, ')}{given}")
-    return "\n".join(lines)
-
-
 def build_config(*layers: dict[str, Any], where: str = "config") -> TrainConfig:
     """Merge setting layers (later wins), pick the class by `algo`, validate."""
     merged: dict[str, Any] = {}
@@ -358,7 +372,8 @@ def build_config(*layers: dict[str, Any], where: str = "config") -> TrainConfig:
         return cls.model_validate(merged)
     except ValidationError as e:
         raise RlvrError(
-            validation_message(e, where), "see `rlvr train --help` and each field's description"
+            format_validation_error(where, e),
+            "see `rlvr train --help` and each field's description",
         ) from None
 
 

@@ -18,11 +18,15 @@ from torch import Tensor
 
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
+from rlvr.evaluation.during import TrainingEval
 from rlvr.learners import common
 from rlvr.learners.batch import TokenBatch, forward, from_samples, score
 from rlvr.learners.config import DPOConfig
 from rlvr.learners.losses import dpo_loss
 from rlvr.pairs import best_and_worst
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.hf import HFPolicy
+from rlvr.rollout import RolloutConfig, score_tasks
 from rlvr.store import GroupStore
 from rlvr.types import Sample, ScoredGroup
 
@@ -31,11 +35,7 @@ RowCallback = Any
 
 def collect_groups(cfg: DPOConfig, env: Environment, model: Any, tok: Any) -> list[ScoredGroup]:
     """Sample G answers per task once with the starting policy (stamped step 0)."""
-    from rlvr.policies.base import SamplingConfig
-    from rlvr.policies.hf import HFPolicy
-    from rlvr.rollout import RolloutConfig, score_tasks
-
-    tasks = common.select_tasks(env, cfg)
+    tasks = common.train_tasks(env, cfg)
     if cfg.collect_tasks is not None:
         order = torch.randperm(len(tasks), generator=torch.Generator().manual_seed(cfg.seed))
         tasks = [tasks[i] for i in order[: cfg.collect_tasks].tolist()]
@@ -127,14 +127,9 @@ def train(
     on_eval: RowCallback | None = None,
 ) -> Path:
     """Run DPO to cfg.steps, resuming from the run folder's last checkpoint."""
-    from rlvr.evaluation.during import TrainingEval
-    from rlvr.registry import load_env
-
-    run = common.start_run(cfg, out)
-    env = env or load_env(cfg.env)
-    ckpt = common.latest_checkpoint(run.dir)
-    model, tok = common.load_policy(cfg, run, ckpt)
-    ref = common.frozen_copy(cfg.model, cfg, run.device)
+    s = common.set_up(cfg, out, env, reference=True)
+    run, env, ckpt, model, tok, ref = s.run, s.env, s.ckpt, s.model, s.tok, s.ref
+    assert ref is not None
     pairs = pair_samples(load_or_collect(run, cfg, env, ref, tok), cfg.pair_margin)
     if not pairs:
         raise RlvrError(

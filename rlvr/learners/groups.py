@@ -2,15 +2,17 @@
 
 Two sources feed a step: live sampling with the policy being trained (`LiveSource`, on the
 rollout pipeline, with DAPO dynamic sampling when asked) or a store file of scored groups
-(`StoreSource`). Either way the learner recomputes advantages over the step's groups with its
-own estimator, after the optional DAPO soft over-length penalty, so batch-level estimators
-(reinforce_pp) see the whole batch. Masked verdicts never enter the batch.
+(`StoreSource`). Either way advantages are computed once, over the step's trained groups, with
+the learner's estimator after the optional DAPO soft over-length penalty, so batch-level
+estimators (reinforce_pp) see the whole batch; live rollouts leave them unset. Masked verdicts
+never enter the batch.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,11 @@ from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.frontier import keep_informative
 from rlvr.learners.batch import TokenBatch, from_samples
-from rlvr.learners.common import TaskCycler
+from rlvr.learners.common import TaskCycler, side_stream
 from rlvr.learners.config import LearnerConfig
 from rlvr.policies.base import SamplingConfig
+from rlvr.policies.hf import encode_prompt
+from rlvr.rollout import RolloutConfig, run_pipeline
 from rlvr.stats import is_zero_variance
 from rlvr.store import GroupStore
 from rlvr.types import Sample, ScoredGroup
@@ -78,6 +82,14 @@ def assign_advantages(groups: Sequence[ScoredGroup], cfg: LearnerConfig) -> None
     adv = get_estimator(cfg.estimator)(rewards, mask)
     for i, g in enumerate(groups):
         g.advantages = adv[i, : len(g.samples)].tolist()
+
+
+def untrained(sampled: Sequence[ScoredGroup], train: Sequence[ScoredGroup]) -> None:
+    """Groups sampled but not trained on (no signal, or beyond the batch) get advantage 0."""
+    kept = {id(g) for g in train}
+    for g in sampled:
+        if id(g) not in kept:
+            g.advantages = [0.0] * len(g.samples)
 
 
 def training_batch(groups: Sequence[ScoredGroup], pad_id: int) -> TokenBatch | None:
@@ -145,8 +157,6 @@ class LiveSource:
         self.env, self.policy, self.cycler, self.cfg = env, policy, cycler, cfg
 
     def _round(self, step: int, n: int, used: set[str], times: list[float]) -> list[ScoredGroup]:
-        from rlvr.rollout import RolloutConfig, run_pipeline
-
         tasks = self.cycler.take(n, exclude=used)
         used.update(t.id for t in tasks)
         cfg = self.cfg
@@ -159,7 +169,7 @@ class LiveSource:
         rollout = RolloutConfig(
             g=cfg.group_size,
             sampling=sampling,
-            estimator=cfg.estimator,  # type: ignore[arg-type]
+            estimator=None,  # computed once, over the step's batch (assign_advantages)
             batch_tasks=max(1, len(tasks)),
             grade_workers=cfg.grade_workers,
             step=step,
@@ -189,6 +199,7 @@ class LiveSource:
                 train += keep_informative(more)[0]
                 rounds += 1
             train = train[: cfg.prompts_per_step]
+            untrained(sampled, train)
         return StepGroups(sampled, train, times[0], times[1], rounds)
 
     def state(self) -> dict[str, int]:
@@ -212,16 +223,12 @@ class AsyncSource:
     def __init__(
         self, live: LiveSource, model: Any, sampler_model: Any, cfg: LearnerConfig, autocast: Any
     ) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
         self.live, self.model, self.copy, self.cfg = live, model, sampler_model, cfg
         self.autocast = autocast
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sampler")
         self.ahead: dict[int, Any] = {}
 
     def _sample(self, step: int) -> StepGroups:
-        from rlvr.learners.common import side_stream
-
         with self.autocast(), side_stream(self.copy):
             return self.live.collect(step)
 
@@ -272,8 +279,6 @@ class StoreSource:
     """
 
     def __init__(self, path: str | Path, env: Environment, tokenizer: Any, cfg: LearnerConfig):
-        from rlvr.policies.hf import encode_prompt
-
         self.groups = [g for g in GroupStore(path) if g.env == env.name]
         if not self.groups:
             raise RlvrError(

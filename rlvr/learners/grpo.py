@@ -4,7 +4,8 @@ The loop, top to bottom (cleanrl style): collect groups (live, or from a store f
 advantages over the step's groups, pack the scored answers into tensors, then for each inner
 epoch and minibatch: loss, backward, clip, step; one metrics row per step. The sampling-time
 log-probabilities (`old_logp`) are kept for every inner epoch and never recomputed from the
-policy being updated (seed 004: recomputing them cancels the gradient).
+policy being updated (recomputing them cancels the gradient:
+`tests/test_losses.py::test_seed004_logp_minus_logp_cancels_the_gradient`).
 
 Example:
     >>> from rlvr.learners.config import LearnerConfig
@@ -21,7 +22,9 @@ from typing import Any
 
 import torch
 
+from rlvr.distributed.torch_dist import init_from_env
 from rlvr.env import Environment
+from rlvr.evaluation.during import TrainingEval
 from rlvr.learners import common
 from rlvr.learners.batch import TokenBatch, fill_old_logp, minibatches, score
 from rlvr.learners.config import LearnerConfig
@@ -36,6 +39,7 @@ from rlvr.learners.groups import (
     training_batch,
 )
 from rlvr.learners.update import UpdateStats, policy_update
+from rlvr.policies.hf import HFPolicy
 from rlvr.store import GroupStore
 
 RowCallback = Callable[[dict[str, Any]], None]
@@ -50,8 +54,6 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
     """
     if cfg.groups_file:
         return StoreSource(cfg.groups_file, env, tokenizer, cfg)
-    from rlvr.policies.hf import HFPolicy
-
     # a compiled sampler under bf16 autocast would cast every fp32 weight at every token
     shadow = cfg.bf16 and cfg.static_cache is not False and not cfg.async_sampling
     copy = cfg.async_sampling or shadow
@@ -63,7 +65,7 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
         batch_size=max(64, cfg.batch_size),
         static_cache=cfg.static_cache,
     )
-    live = LiveSource(env, policy, common.TaskCycler(common.select_tasks(env, cfg), cfg.seed), cfg)
+    live = LiveSource(env, policy, common.TaskCycler(common.train_tasks(env, cfg), cfg.seed), cfg)
     if cfg.async_sampling:
         return AsyncSource(live, model, sampler, cfg, lambda: common.autocast(cfg))
     return ShadowSource(live, model, sampler) if shadow else live
@@ -94,19 +96,12 @@ def train(
 ) -> Path:
     """Run GRPO/RLOO to cfg.steps, resuming from the run folder's last checkpoint; held-out
     evaluations (rlvr.evaluation.during) go to metrics.jsonl and `on_eval`."""
-    from rlvr.distributed.torch_dist import init_from_env
-    from rlvr.evaluation.during import TrainingEval
-    from rlvr.registry import load_env
-
     dist = init_from_env(cfg.device)  # torchrun: one rank of a data-parallel run; else a no-op
     cfg = dist.rank_config(cfg)
-    run = common.start_run(cfg, dist.run_dir(out))
-    env = env or load_env(cfg.env)
-    ckpt = common.latest_checkpoint(run.dir)
-    resumed = ckpt is not None and dist.is_main  # rank r > 0 gets rank 0's weights below
-    model, tok = common.load_policy(cfg, run, ckpt if resumed else None)
+    # rank r > 0 gets rank 0's weights by the broadcast below
+    s = common.set_up(cfg, dist.run_dir(out), env, cfg.beta > 0, resume_weights=dist.is_main)
+    run, env, ckpt, model, tok, ref = s.run, s.env, s.ckpt, s.model, s.tok, s.ref
     dist.broadcast_parameters(model)
-    ref = common.frozen_copy(cfg.model, cfg, run.device) if cfg.beta > 0 else None
     opt = common.optimizer(model.parameters(), cfg)
     source = make_source(cfg, env, model, tok)
     start, _ = resume(run, ckpt, opt, source)

@@ -6,8 +6,9 @@ response tokens; `advantages` are (B,) (one per response, broadcast over its tok
 Per-token functions return (B, T) with exact zeros at masked positions; `aggregate` reduces.
 
 The one decision a reader would question: how per-token losses become one scalar. The three
-modes weight tokens differently and are different objectives, not a logging detail (seed 004:
-lengths 1 and 3 with advantages [1, -1] give 0 under one and 0.5 under another).
+modes weight tokens differently and are different objectives, not a logging detail (lengths 1
+and 3 with advantages [1, -1] give 0 under one and 0.5 under another:
+`tests/test_losses.py::test_seed004_lengths_one_and_three_give_zero_or_half_by_aggregation`).
 
 | rlvr `aggregate` mode     | TRL GRPOTrainer `loss_type`      | verl `loss_agg_mode`      |
 | ------------------------- | -------------------------------- | ------------------------- |
@@ -26,16 +27,40 @@ clip_high=0.28. KL names: `k1`/`k2`/`k3` are verl's `kl_loss_type` "k1"/"k2"/"k3
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TypeVar
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor
 
-from rlvr.errors import RlvrError
+from rlvr.named import Registry
 
-AggregationMode = Literal["seq_mean_token_mean", "token_mean", "seq_mean_token_sum_norm"]
-KLKind = Literal["k1", "k2", "k3"]
+AggFn = TypeVar("AggFn", bound=Callable[..., Tensor])
+
+AGGREGATIONS: Registry[Tensor] = Registry("loss aggregation", what="mode")
+"""Loss aggregation modes: `fn(per_token (B, T), mask (B, T)) -> scalar`. Add one with
+`@register_aggregation("name", units)`; configs accept every registered name."""
+AGGREGATION_UNITS: dict[str, Callable[[Tensor], Tensor | int]] = {}
+"""What each mode averages over, counted in a (B, T) mask: gradient accumulation weighs a
+micro-batch by its share of these units (`rlvr.learners.batch.micro_weight`)."""
+
+
+def register_aggregation(
+    name: str, units: Callable[[Tensor], Tensor | int]
+) -> Callable[[AggFn], AggFn]:
+    """Decorator: register an aggregation mode and the units it averages over."""
+
+    def deco(fn: AggFn) -> AggFn:
+        AGGREGATIONS.register(name)(fn)
+        AGGREGATION_UNITS[name] = units
+        return fn
+
+    return deco
+
+
+KL_ESTIMATORS: Registry[Tensor] = Registry("KL penalty", what="estimator")
+"""Per-token KL estimators: `fn(logp (B, T), ref_logp (B, T)) -> (B, T)`."""
+register_kl = KL_ESTIMATORS.register
 
 
 def _zero_masked(x: Tensor, mask: Tensor) -> Tensor:
@@ -70,8 +95,9 @@ def clipped_surrogate(
     and is treated as a constant (detached here). Why it must be a constant: the ratio is 1 in
     value on the first update, but its gradient is ratio * d logp/d theta. Writing logp - logp
     subtracts the same graph from itself, so the gradient cancels to exactly 0 and nothing
-    learns (seed 004). When a batch is reused for several epochs, keep the original old_logp;
-    do not refresh it each pass. advantages: (B,) or (B, T). Returns (B, T), 0 where masked.
+    learns (tests/test_losses.py pins it). When a batch is reused for several epochs, keep the
+    original old_logp; do not refresh it each pass. advantages: (B,) or (B, T). Returns (B, T),
+    0 where masked.
     A token whose ratio is past 1+clip_high with A > 0 (or below 1-clip_low with A < 0) sits on
     the plateau and gets zero gradient.
     """
@@ -81,10 +107,12 @@ def clipped_surrogate(
     return _zero_masked(-torch.minimum(ratio * adv, clipped * adv), mask)
 
 
+@register_aggregation("seq_mean_token_mean", units=lambda mask: mask.any(-1).sum())
 def seq_mean_token_mean(per_token: Tensor, mask: Tensor) -> Tensor:
     """Mean over each response's valid tokens, then mean over responses with any valid token.
 
-    Every response weighs the same, so a token of a long answer weighs less (GRPO, seed 004 J).
+    Every response weighs the same, so a token of a long answer weighs less (GRPO, Shao et al.
+    2024, eq. 3).
     """
     mask = mask.bool()
     counts = mask.sum(dim=-1)
@@ -93,11 +121,13 @@ def seq_mean_token_mean(per_token: Tensor, mask: Tensor) -> Tensor:
     return _zero_masked(per_seq, has_tokens).sum() / has_tokens.sum().clamp(min=1)
 
 
+@register_aggregation("token_mean", units=lambda mask: mask.sum())
 def token_mean(per_token: Tensor, mask: Tensor) -> Tensor:
     """Sum over all valid tokens / number of valid tokens: every token weighs the same (DAPO)."""
     return _zero_masked(per_token, mask).sum() / mask.bool().sum().clamp(min=1)
 
 
+@register_aggregation("seq_mean_token_sum_norm", units=lambda mask: mask.shape[0])
 def seq_mean_token_sum_norm(per_token: Tensor, mask: Tensor, max_len: int | None = None) -> Tensor:
     """Sum per response / a constant max_len, then mean over the B responses (Dr. GRPO).
 
@@ -111,24 +141,12 @@ def seq_mean_token_sum_norm(per_token: Tensor, mask: Tensor, max_len: int | None
     return per_seq.mean()
 
 
-AGGREGATIONS: dict[AggregationMode, Callable[..., Tensor]] = {
-    "seq_mean_token_mean": seq_mean_token_mean,
-    "token_mean": token_mean,
-    "seq_mean_token_sum_norm": seq_mean_token_sum_norm,
-}
-
-
-def aggregate(
-    per_token: Tensor, mask: Tensor, mode: AggregationMode, max_len: int | None = None
-) -> Tensor:
+def aggregate(per_token: Tensor, mask: Tensor, mode: str, max_len: int | None = None) -> Tensor:
     """Reduce a (B, T) per-token loss to a scalar by the named mode (see the module table).
 
     max_len is the constant divisor of seq_mean_token_sum_norm and is refused by other modes.
     """
-    if mode not in AGGREGATIONS:
-        raise RlvrError(
-            f"loss aggregation: unknown mode {mode!r}", f"use one of {', '.join(AGGREGATIONS)}"
-        )
+    fn = AGGREGATIONS.get(mode)
     if mode == "seq_mean_token_sum_norm":
         return seq_mean_token_sum_norm(per_token, mask, max_len)
     if max_len is not None:
@@ -136,19 +154,22 @@ def aggregate(
             f"aggregate: max_len={max_len} has no effect in mode {mode!r}; "
             "drop it or use mode 'seq_mean_token_sum_norm'"
         )
-    return AGGREGATIONS[mode](per_token, mask)
+    return fn(per_token, mask)
 
 
+@register_kl("k1")
 def k1(logp: Tensor, ref_logp: Tensor) -> Tensor:
     """log pi/pi_ref per token: unbiased for KL(pi || pi_ref) under samples from pi, can be < 0."""
     return logp - ref_logp
 
 
+@register_kl("k2")
 def k2(logp: Tensor, ref_logp: Tensor) -> Tensor:
     """0.5 (log pi/pi_ref)^2 per token: non-negative, low variance, biased (Schulman 2020)."""
     return 0.5 * (logp - ref_logp).pow(2)
 
 
+@register_kl("k3")
 def k3(logp: Tensor, ref_logp: Tensor) -> Tensor:
     """exp(ref - logp) - (ref - logp) - 1 per token: unbiased and non-negative (Schulman 2020).
 
@@ -158,21 +179,15 @@ def k3(logp: Tensor, ref_logp: Tensor) -> Tensor:
     return d.exp() - d - 1.0
 
 
-KL_ESTIMATORS: dict[KLKind, Callable[[Tensor, Tensor], Tensor]] = {"k1": k1, "k2": k2, "k3": k3}
-
-
 def kl_penalty(
-    logp: Tensor, ref_logp: Tensor, kind: KLKind = "k3", mask: Tensor | None = None
+    logp: Tensor, ref_logp: Tensor, kind: str = "k3", mask: Tensor | None = None
 ) -> Tensor:
     """Per-token KL estimate (B, T) between the policy and the reference; 0 where masked."""
-    if kind not in KL_ESTIMATORS:
-        raise RlvrError(
-            f"KL penalty: unknown estimator {kind!r}", f"use one of {', '.join(KL_ESTIMATORS)}"
-        )
+    estimate = KL_ESTIMATORS.get(kind)
     if mask is None:
-        return KL_ESTIMATORS[kind](logp, ref_logp)
+        return estimate(logp, ref_logp)
     safe_ref = torch.where(mask.bool(), ref_logp, logp.detach())
-    return _zero_masked(KL_ESTIMATORS[kind](logp, safe_ref), mask)
+    return _zero_masked(estimate(logp, safe_ref), mask)
 
 
 def entropy_from_logits(logits: Tensor) -> Tensor:

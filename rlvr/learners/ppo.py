@@ -19,6 +19,7 @@ from torch import Tensor
 
 from rlvr.advantages import gae, terminal_rewards, whiten
 from rlvr.env import Environment
+from rlvr.evaluation.during import TrainingEval
 from rlvr.learners import common
 from rlvr.learners.batch import TokenBatch, fill_old_logp, forward, from_samples, minibatches
 from rlvr.learners.batch import score as score_logp
@@ -177,14 +178,8 @@ def train(
     on_eval: RowCallback | None = None,
 ) -> Path:
     """Run PPO to cfg.steps, resuming from the run folder's last checkpoint."""
-    from rlvr.evaluation.during import TrainingEval
-    from rlvr.registry import load_env
-
-    run = common.start_run(cfg, out)
-    env = env or load_env(cfg.env)
-    ckpt = common.latest_checkpoint(run.dir)
-    model, tok = common.load_policy(cfg, run, ckpt)
-    ref = common.frozen_copy(cfg.model, cfg, run.device) if cfg.beta > 0 else None
+    s = common.set_up(cfg, out, env, reference=cfg.beta > 0)
+    run, env, ckpt, model, tok, ref = s.run, s.env, s.ckpt, s.model, s.tok, s.ref
     critic = CriticParts.build(cfg, model, ckpt, run)
     opt = common.optimizer(
         [*model.parameters(), *(critic.head.parameters() if critic.shared else ())], cfg
@@ -236,7 +231,9 @@ def prepare(
 ) -> TokenBatch | None:
     """Pack the step's answers; old log-probs, reference log-probs, old values, GAE."""
     packed = ppo_batch(got, cfg, tok.pad_token_id)
-    if packed is None:
+    if packed is None:  # nothing scored: every answer is masked
+        for g in got.train:
+            g.advantages = [0.0] * len(g.samples)
         return None
     batch, scores = packed
     batch = batch.to(run.device)

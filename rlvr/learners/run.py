@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.env import Environment
+from rlvr.learners import dpo, grpo, ppo
 from rlvr.learners.config import DPOConfig, LearnerConfig, PPOConfig, TrainConfig
 
 
@@ -21,14 +22,8 @@ def train(
 
     `on_row` gets each step's metrics row, `on_eval` each held-out evaluation row."""
     if isinstance(config, DPOConfig):
-        from rlvr.learners import dpo
-
         return dpo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)
     if isinstance(config, PPOConfig):
-        from rlvr.learners import ppo
-
         return ppo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)
     assert isinstance(config, LearnerConfig), type(config)
-    from rlvr.learners import grpo
-
     return grpo.train(config, out, env=env, on_row=on_row, on_eval=on_eval)
