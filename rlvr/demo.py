@@ -16,9 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rlvr.audit.recheck import flag_counts, read_answers, recheck
+from rlvr.demo_page import write_index
 from rlvr.env import Environment
+from rlvr.evaluation.compare import compare_evals
+from rlvr.evaluation.run import EvalConfig, run_eval
 from rlvr.grading import GradeItem, grade_items
+from rlvr.learners.config import load_config
+from rlvr.models import default_threads, make_policy, resolve_model
 from rlvr.registry import load_env
+from rlvr.report import read_metrics, write_report
+from rlvr.selection import select_tasks
 
 DEFAULT_ENVS = ("math", "bfcl-simple", "bfcl-multiple", "bfcl-parallel", "bfcl-parallel-multiple")
 
@@ -131,9 +139,6 @@ def held_out(
     on_progress: Callable[[Any], None] | None = None,
 ) -> Any:
     """`rlvr eval` of `model` on the easy held-out tasks (resumable, like the command)."""
-    from rlvr.evaluation.run import EvalConfig, run_eval
-    from rlvr.policies import default_threads, make_policy, resolve_model
-
     config = EvalConfig(
         env=env.name,
         model=model,
@@ -164,14 +169,9 @@ def run_pipeline(
     Re-running with the same `out` resumes: stored groups, checkpoints and evaluations are
     reused. `on_progress` gets rollout progress of the frontier and of both evaluations.
     """
-    from rlvr.audit.recheck import flag_counts, read_answers, recheck
-    from rlvr.evaluation.compare import compare_evals
-    from rlvr.frontier_report import run_frontier, summary_line
-    from rlvr.learners.config import load_config
-    from rlvr.learners.run import train
-    from rlvr.policies import default_threads, make_policy
-    from rlvr.report import read_metrics, write_report
-    from rlvr.rollout import RolloutConfig, select_tasks
+    from rlvr.frontier_report import run_frontier, summary_line  # heavy: imports torch
+    from rlvr.learners.run import train  # heavy: imports torch and transformers
+    from rlvr.rollout import RolloutConfig  # heavy: imports torch
 
     out = Path(out)
     env = load_env("math")
@@ -207,7 +207,6 @@ def run_pipeline(
         paired=paired,
         curve=[r for r in metrics if "eval/pass@1" in r],
     )
-    from rlvr.demo_page import write_index
 
     write_index(result, paths["html"], paths["histogram"], page)
     return result

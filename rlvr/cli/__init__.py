@@ -9,7 +9,20 @@ from __future__ import annotations
 
 import typer
 
-from rlvr.cli import audit, check, demo, envs, evaluate, grade, rollout, sandbox, train
+from rlvr.cli import (
+    audit,
+    check,
+    demo,
+    envs,
+    evaluate,
+    frontier,
+    grade,
+    report,
+    rollout,
+    sandbox,
+    sft,
+    train,
+)
 from rlvr.cli.boundary import run_with_boundary
 
 app = typer.Typer(
@@ -25,10 +38,10 @@ app.add_typer(sandbox.app, name="sandbox")
 app.command("grade")(grade.grade)
 app.command("demo")(demo.demo)
 app.command("train")(train.train)
-app.command("report")(train.report)
+app.command("report")(report.report)
 app.command("rollout")(rollout.rollout)
-app.command("frontier")(rollout.frontier)
-app.command("sft")(rollout.sft)
+app.command("frontier")(frontier.frontier)
+app.command("sft")(sft.sft)
 app.command("eval")(evaluate.evaluate)
 
 

@@ -20,7 +20,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from rlvr.audit.recheck import flag_counts, read_answers, recheck
+from rlvr.audit.report import write_gap_report
+from rlvr.audit.spec_gap import GapOptions, audit_env
 from rlvr.cli.common import EnvOpt, EnvPathOpt, emit, require_file, stderr, use_env_paths
+from rlvr.registry import load_env
 
 app = typer.Typer(
     help="Audit graders for specification gaps and answers for reward hacks.", no_args_is_help=True
@@ -37,8 +41,6 @@ def _bar(label: str, total: int) -> Progress:
 
 
 def _load(env_name: str, timeout: float | None):
-    from rlvr.registry import load_env
-
     env = load_env(env_name)
     if timeout is not None and env.sandbox is not None:
         env = load_env(env_name, grader_options={"sandbox": {**env.sandbox, "timeout_s": timeout}})
@@ -99,9 +101,6 @@ def graders(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Reference must pass, trivial answers and mutants must fail: find the tests' gaps."""
-    from rlvr.audit.report import write_gap_report
-    from rlvr.audit.spec_gap import GapOptions, audit_env
-
     use_env_paths(env_path)
     environment = _load(env, timeout)
     chosen = environment.tasks()[:tasks] if tasks else environment.tasks()
@@ -154,9 +153,6 @@ def hacks(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Flag reward hacks in stored answers; counts per kind and step go to stderr."""
-    from rlvr.audit.recheck import flag_counts, read_answers, recheck
-    from rlvr.registry import load_env
-
     use_env_paths(env_path)
     require_file(input_file, "input file")
     environment = load_env(env)

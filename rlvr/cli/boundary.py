@@ -14,8 +14,10 @@ import time
 import traceback
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from rlvr.cli.common import report_error
-from rlvr.errors import RlvrError
+from rlvr.errors import RlvrError, format_validation_error
 
 DEBUG_FLAG = "--debug"
 
@@ -46,24 +48,13 @@ def write_traceback(err: BaseException, argv: list[str]) -> Path | None:
         return None
 
 
-def _validation_lines(err: Exception) -> str:
-    errors = err.errors()  # type: ignore[attr-defined]
-    parts = []
-    for e in errors[:10]:
-        where = ".".join(str(x) for x in e.get("loc", ())) or "(input)"
-        parts.append(f"{where}: {e.get('msg')}, got {e.get('input')!r}"[:300])
-    return "; ".join(parts)
-
-
 def unexpected(err: Exception, argv: list[str]) -> RlvrError:
     """The message for an error no command turned into an RlvrError."""
-    from pydantic import ValidationError
-
     log = write_traceback(err, argv)
     kept = f"the traceback is in {log}" if log else "no log file could be written"
     if isinstance(err, ValidationError):
         return RlvrError(
-            f"invalid {err.title}: {_validation_lines(err)}",
+            format_validation_error(f"invalid {err.title}", err),
             f"fix the values named above ({kept}; rerun with --debug to print it)",
         )
     if isinstance(err, FileNotFoundError | PermissionError | IsADirectoryError):

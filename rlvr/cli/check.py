@@ -14,6 +14,8 @@ from typing import Annotated, Any
 import typer
 
 from rlvr.cli.common import emit, read_jsonl, require_file
+from rlvr.graders.math import check as math_check
+from rlvr.graders.toolcall import check as toolcall_check
 from rlvr.types import Verdict
 
 app = typer.Typer(help="Check answers against golds with one grader.", no_args_is_help=True)
@@ -72,15 +74,15 @@ def check_math(
     workers: WorkersOpt = 4,
 ) -> None:
     """Is ANSWER mathematically equivalent to GOLD? Or check every line of --cases."""
-    from rlvr.graders.math import check
-
     if cases is not None:
         needs = ("gold", "answer")
-        _run_cases(cases, lambda c: check(str(c["gold"]), str(c["answer"])), needs, needs, workers)
+        _run_cases(
+            cases, lambda c: math_check(str(c["gold"]), str(c["answer"])), needs, needs, workers
+        )
         return
     if gold is None or answer is None:
         raise typer.BadParameter("give GOLD and ANSWER, or --cases FILE")
-    verdict = check(gold, answer)
+    verdict = math_check(gold, answer)
     emit(_row({}, verdict, ()))
     raise typer.Exit(_exit_for(verdict))
 
@@ -88,13 +90,11 @@ def check_math(
 @app.command("toolcall")
 def check_toolcall(cases: CasesOpt = None, workers: WorkersOpt = 4) -> None:
     """Check tool calls: each --cases line has `tools`, `expected` (or null) and `answer`."""
-    from rlvr.graders.toolcall import check
-
     if cases is None:
         raise typer.BadParameter("give --cases FILE")
     _run_cases(
         cases,
-        lambda c: check(c["tools"], c.get("expected"), str(c["answer"])),
+        lambda c: toolcall_check(c["tools"], c.get("expected"), str(c["answer"])),
         ("tools", "answer"),
         ("tools", "expected", "answer"),
         workers,

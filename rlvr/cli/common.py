@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 
 from rlvr.errors import RlvrError
+from rlvr.registry import add_env_path
+from rlvr.splits import check_split_name
 
 stderr = Console(stderr=True)
 
@@ -25,8 +27,6 @@ EnvPathOpt = Annotated[
 
 
 def split_option(value: str | None) -> str | None:
-    from rlvr.splits import check_split_name
-
     if value is None:
         return None
     try:
@@ -56,10 +56,13 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON lines instead 
 
 def use_env_paths(paths: list[Path] | None) -> None:
     """Make `--env-path` folders visible to the registry."""
-    from rlvr.registry import add_env_path
-
     for p in paths or []:
         add_env_path(p)
+
+
+def fmt(value: float | None, spec: str = ".3f") -> str:
+    """A number for a table or a status line; "-" when there is none."""
+    return "-" if value is None else format(value, spec)
 
 
 def emit(record: dict[str, Any], out: IO[str] | None = None) -> None:

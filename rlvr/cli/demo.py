@@ -11,7 +11,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from rlvr.cli.common import JsonOpt, emit, stderr
+from rlvr.cli.common import JsonOpt, emit, fmt, stderr
+from rlvr.cli.sampling import rollout_bar, warm_start
+from rlvr.cli.train import print_eval
+from rlvr.demo import DEFAULT_ENVS, run_demo, run_pipeline
 
 
 def demo(
@@ -32,8 +35,6 @@ def demo(
 ) -> None:
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
     hack audit on the tiny model (math, easy tasks). Re-running resumes."""
-    from rlvr.demo import DEFAULT_ENVS, run_demo
-
     names = tuple(env) if env else DEFAULT_ENVS
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=stderr, transient=True) as progress:
@@ -71,10 +72,6 @@ def _grader_table(results: list[Any]) -> None:
 def _loop(out: Path, steps: int, json_out: bool) -> None:
     from transformers.utils import logging as hf_logging
 
-    from rlvr.cli.rollout import rollout_bar, warm_start
-    from rlvr.cli.train import _print_eval
-    from rlvr.demo import run_pipeline
-
     hf_logging.disable_progress_bar()
     warm_start("tiny-sft")
     with Progress(
@@ -84,12 +81,10 @@ def _loop(out: Path, steps: int, json_out: bool) -> None:
         step_bar = bar.add_task("grpo", total=steps, r="")
 
         def on_row(row: dict[str, Any]) -> None:
-            bar.update(step_bar, completed=row["step"], r=f"reward {_fmt(row['reward_mean'])}")
+            bar.update(step_bar, completed=row["step"], r=f"reward {fmt(row['reward_mean'])}")
 
         with rollout_bar("frontier / held-out eval") as update:
-            result = run_pipeline(
-                out, steps, on_progress=update, on_row=on_row, on_eval=_print_eval
-            )
+            result = run_pipeline(out, steps, on_progress=update, on_row=on_row, on_eval=print_eval)
     summary = _summary(result)
     if json_out:
         emit(summary)
@@ -123,8 +118,8 @@ def _print_summary(result: Any) -> None:
         highlight=False,
     )
     console.print(
-        f"GRPO: training reward {_fmt(result.reward_first)} (first steps) -> "
-        f"{_fmt(result.reward_last)} (last steps) in {result.run_dir}",
+        f"GRPO: training reward {fmt(result.reward_first)} (first steps) -> "
+        f"{fmt(result.reward_last)} (last steps) in {result.run_dir}",
         highlight=False,
     )
     b, a, p = result.before.pass_at["pass@1"], result.after.pass_at["pass@1"], result.paired
@@ -140,8 +135,4 @@ def _print_summary(result: Any) -> None:
 
 
 def _ci(est: Any) -> str:
-    return f"{_fmt(est.mean)} [{_fmt(est.ci95[0])}, {_fmt(est.ci95[1])}]"
-
-
-def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{x:.3f}"
+    return f"{fmt(est.mean)} [{fmt(est.ci95[0])}, {fmt(est.ci95[1])}]"

@@ -11,6 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
+from rlvr.errors import RlvrError
+from rlvr.manifest import read_manifest
+from rlvr.references import check_references, failure_hint
+from rlvr.registry import discover, load_env, validate_env_folder
+from rlvr.splits import split_counts
 
 app = typer.Typer(help="List, inspect and validate environments.", no_args_is_help=True)
 
@@ -18,8 +23,6 @@ app = typer.Typer(help="List, inspect and validate environments.", no_args_is_he
 @app.command("list")
 def list_envs(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
     """List every environment the registry can find, with where it comes from."""
-    from rlvr.registry import discover
-
     use_env_paths(env_path)
     sources = discover()
     if json_out:
@@ -53,9 +56,6 @@ JUDGES = {
 
 def _judge(src: Any, short: bool) -> str:
     """The judge of a manifest environment by its grader kind ('' for other sources)."""
-    from rlvr.errors import RlvrError
-    from rlvr.manifest import read_manifest
-
     if src.folder is None:
         return ""
     try:
@@ -68,9 +68,6 @@ def _judge(src: Any, short: bool) -> str:
 
 def _needs(src: Any) -> str | None:
     """The install command for a manifest environment whose optional packages are missing."""
-    from rlvr.errors import RlvrError
-    from rlvr.manifest import read_manifest
-
     if src.folder is None:
         return None
     try:
@@ -87,9 +84,6 @@ def show(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Describe one environment: grader, task count and a sample prompt."""
-    from rlvr.registry import discover, load_env
-    from rlvr.splits import split_counts
-
     use_env_paths(env_path)
     env = load_env(name)
     tasks = env.tasks()
@@ -156,8 +150,6 @@ def validate(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Check a manifest, build its grader and load its tasks; exit 1 with the fix if not."""
-    from rlvr.registry import load_env, validate_env_folder
-
     use_env_paths(env_path)
     folder = Path(target)
     env = validate_env_folder(folder) if folder.is_dir() else load_env(target)
@@ -169,9 +161,6 @@ def validate(
 
 
 def _check_references(env: Any, workers: int, json_out: bool) -> None:
-    from rlvr.errors import RlvrError
-    from rlvr.references import check_references, failure_hint
-
     with Progress(TextColumn("references"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=stderr, transient=True) as progress:  # fmt: skip
         bar = progress.add_task("references", total=len(env.tasks()))

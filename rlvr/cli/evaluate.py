@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, EvalSplitOpt, JsonOpt, emit, stderr, use_env_paths
-from rlvr.cli.rollout import (
+from rlvr.cli.sampling import (
     BatchOpt,
     DeviceOpt,
     DifficultyOpt,
@@ -26,7 +26,11 @@ from rlvr.cli.rollout import (
     rollout_bar,
     warm_start,
 )
-from rlvr.errors import RlvrError
+from rlvr.errors import RlvrError, format_validation_error
+from rlvr.evaluation.compare import compare_evals
+from rlvr.evaluation.run import EvalConfig, run_eval
+from rlvr.models import resolve_model
+from rlvr.registry import load_env
 
 
 def _ks(text: str | None) -> list[int]:
@@ -43,7 +47,6 @@ def _ks(text: str | None) -> list[int]:
 def _model_path(model: str) -> str | None:
     if model.startswith(("http://", "https://", "replay:")):
         return None
-    from rlvr.policies import resolve_model
 
     return resolve_model(model)
 
@@ -56,8 +59,6 @@ def _fmt(est: dict[str, Any]) -> str:
 
 
 def _compare(dirs: tuple[Path, Path], metric: str, json_out: bool) -> None:
-    from rlvr.evaluation.compare import compare_evals
-
     paired, facts = compare_evals(dirs[0], dirs[1], metric)
     record = {**facts, **paired.model_dump()}
     emit(record)
@@ -125,9 +126,6 @@ def evaluate(
         raise RlvrError("rlvr eval needs --env, --model and --out", "or --compare DIR_A DIR_B")
     from pydantic import ValidationError
 
-    from rlvr.evaluation.run import EvalConfig, run_eval
-    from rlvr.registry import load_env
-
     use_env_paths(env_path)
     environment = load_env(env)
     warm_start(model)
@@ -139,8 +137,7 @@ def evaluate(
             grade_workers=grade_workers,
         )  # fmt: skip
     except ValidationError as e:
-        msg = "; ".join(err["msg"].removeprefix("Value error, ") for err in e.errors())
-        raise RlvrError(f"rlvr eval: {msg}") from None
+        raise RlvrError(format_validation_error("rlvr eval", e)) from None
     policy = open_policy(model, device, served_model, threads)
     with rollout_bar("eval") as update:
         summary = run_eval(environment, policy, config, out, progress=update)

@@ -26,6 +26,7 @@ from rlvr.cli.common import (
 )
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.grading import GradeItem, grade_items
+from rlvr.registry import load_env
 
 
 def _items(path: Path) -> list[GradeItem]:
@@ -57,8 +58,6 @@ def grade(
     ray_address: RayAddressOpt = None,
 ) -> None:
     """Grade completions with an environment's grader; one JSON line per input line."""
-    from rlvr.registry import load_env
-
     use_env_paths(env_path)
     require_file(answers, "answers file")
     environment = load_env(env)

@@ -11,6 +11,8 @@ from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
 from rlvr.errors import RlvrError
+from rlvr.sandbox.doctor import run_doctor
+from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack, sandbox_envs
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
 err = Console(stderr=True)
@@ -28,8 +30,6 @@ def bootstrap(
     mirror: Annotated[str | None, typer.Option(help="Debian mirror URL for debootstrap.")] = None,
 ) -> None:
     """Create the base image rlvr-base:bookworm offline (debootstrap + docker import)."""
-    from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base
-
     with _progress() as progress:
         task = progress.add_task(f"bootstrapping {BASE_IMAGE}", total=None)
 
@@ -50,8 +50,6 @@ def build(
     env_path: EnvPathOpt = None,
 ) -> None:
     """Build the sandbox image of each code environment, skipping those already up to date."""
-    from rlvr.sandbox.images import build_stack, sandbox_envs
-
     use_env_paths(env_path)
     envs = sandbox_envs()
     names = stacks or sorted(envs)
@@ -81,8 +79,6 @@ def build(
 @app.command()
 def doctor(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
     """Check the daemon, the images and the sandbox limits; print the fix for each problem."""
-    from rlvr.sandbox.doctor import run_doctor
-
     use_env_paths(env_path)
     checks = run_doctor()
     if json_out:

@@ -1,4 +1,4 @@
-"""`rlvr train` and `rlvr report`: thin shells over rlvr.learners.run.train and rlvr.report.
+"""`rlvr train`: a thin shell over rlvr.learners.run.train.
 
 Settings layer as: the run folder's saved config.json (so re-running with the same --out
 resumes), then --config FILE (TOML or JSON), then the flags and `--set key=value`. The config is
@@ -17,34 +17,42 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, split_option, stderr, use_env_paths
+from rlvr.cli.common import (
+    EnvPathOpt,
+    JsonOpt,
+    emit,
+    fmt,
+    split_option,
+    stderr,
+    use_env_paths,
+)
+from rlvr.cli.sampling import warm_start
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.errors import RlvrError
-
-
-def _fmt(value: Any, spec: str = ".3f") -> str:
-    return "-" if value is None else format(value, spec)
+from rlvr.learners.config import CONFIG_CLASSES, load_config, parse_set
+from rlvr.registry import load_env
+from rlvr.trackers import RunLogger
 
 
 def _status(row: dict[str, Any]) -> str:
     if "loss" in row:  # DPO
         return (
-            f"loss {_fmt(row.get('loss'))}  acc {_fmt(row.get('reward_accuracy'), '.2f')}  "
-            f"margin {_fmt(row.get('margin'))}"
+            f"loss {fmt(row.get('loss'))}  acc {fmt(row.get('reward_accuracy'), '.2f')}  "
+            f"margin {fmt(row.get('margin'))}"
         )
     return (
-        f"reward {_fmt(row.get('reward_mean'))}  kl {_fmt(row.get('kl'), '.4f')}  "
-        f"len {_fmt(row.get('completion_len_mean'), '.1f')}  "
-        f"zero-var {_fmt(row.get('zero_variance_frac'), '.2f')}"
+        f"reward {fmt(row.get('reward_mean'))}  kl {fmt(row.get('kl'), '.4f')}  "
+        f"len {fmt(row.get('completion_len_mean'), '.1f')}  "
+        f"zero-var {fmt(row.get('zero_variance_frac'), '.2f')}"
     )
 
 
-def _print_eval(row: dict[str, Any]) -> None:
+def print_eval(row: dict[str, Any]) -> None:
     """One line per held-out evaluation (rows carry "eval/pass@1" and its interval)."""
     lo, hi = row.get("eval/pass@1_ci95") or (None, None)
     stderr.print(
-        f"eval step {row['step']}: held-out pass@1 {_fmt(row.get('eval/pass@1'))} "
-        f"[{_fmt(lo)}, {_fmt(hi)}] on {row.get('eval/n_tasks')} test tasks",
+        f"eval step {row['step']}: held-out pass@1 {fmt(row.get('eval/pass@1'))} "
+        f"[{fmt(lo)}, {fmt(hi)}] on {row.get('eval/n_tasks')} test tasks",
         highlight=False,
     )
 
@@ -76,8 +84,6 @@ def _trackers(
     report_to: list[str] | None, out: Path, cfg: Any, every: int, env: Any
 ) -> Iterator[Callable[[dict[str, Any]], None]]:
     """--report-to: log each metrics row (and a sample table every N steps) to the trackers."""
-    from rlvr.trackers import RunLogger
-
     logger = RunLogger(report_to or [], out, cfg.model_dump(mode="json"), every, env)
     try:
         yield logger.log
@@ -99,8 +105,6 @@ def _saved(out: Path, algo: str | None) -> dict[str, Any]:
 
 
 def _print_fields(algo: str | None) -> None:
-    from rlvr.learners.config import CONFIG_CLASSES
-
     cls = CONFIG_CLASSES.get(algo or "grpo")
     if cls is None:
         raise RlvrError(
@@ -167,9 +171,7 @@ def train(
     """
     from transformers.utils import logging as hf_logging
 
-    from rlvr.learners.config import load_config, parse_set
-    from rlvr.learners.run import train as run_train
-    from rlvr.registry import load_env
+    from rlvr.learners.run import train as run_train  # heavy: imports torch and transformers
 
     if fields:
         _print_fields(algo)
@@ -188,7 +190,6 @@ def train(
     }
     cfg = load_config(config, flags, saved=_saved(out, algo))
     _print_config(cfg)
-    from rlvr.cli.rollout import warm_start
 
     warm_start(cfg.model)
     hf_logging.disable_progress_bar()
@@ -207,7 +208,7 @@ def train(
                 emit(row)
 
         def on_eval(row: dict[str, Any]) -> None:
-            _print_eval(row)
+            print_eval(row)
             track(row)
             if json_out:
                 emit(row)
@@ -216,24 +217,3 @@ def train(
     stderr.print(f"run folder: {run_dir}  (metrics.jsonl, groups.jsonl, checkpoints/)")
     if last:
         stderr.print(f"step {last['step']}: {_status(last)}", highlight=False)
-
-
-def report(
-    run_dir: Annotated[Path, typer.Argument(help="A run folder written by `rlvr train`.")],
-    json_out: JsonOpt = False,
-) -> None:
-    """Draw a run's curves (PNG) and write RUN_DIR/report.html."""
-    from rlvr.report import read_metrics, summary, write_report
-
-    page = write_report(run_dir)
-    stats = summary(read_metrics(run_dir))
-    if json_out:
-        emit({"report": str(page), "summary": stats})
-        return
-    table = Table("metric", "first steps", "last steps", "change")
-    for key, v in stats.items():
-        table.add_row(
-            key, _fmt(v["first"], ".4g"), _fmt(v["last"], ".4g"), _fmt(v["change"], "+.4g")
-        )
-    stderr.print(table)
-    stderr.print(f"report: {page}")

@@ -1,0 +1,77 @@
+"""`rlvr sft`: warm-start a model on an environment's reference answers.
+
+Calls `rlvr.sft.run_sft` (and, with --eval-g, `evaluate_pass_rate`) and prints one JSON line on
+stdout; the progress bar over the SFT steps goes to stderr.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from rlvr.cli.common import EnvOpt, EnvPathOpt, TrainSplitOpt, emit, stderr, use_env_paths
+from rlvr.cli.sampling import (
+    DeviceOpt,
+    DifficultyOpt,
+    ModelOpt,
+    NTasksOpt,
+    TasksOpt,
+    ThreadsOpt,
+    warm_start,
+)
+from rlvr.models import default_threads, make_policy, resolve_model
+from rlvr.registry import load_env
+from rlvr.selection import select_tasks
+
+
+def sft(
+    env: EnvOpt,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Checkpoint folder to write.")],
+    model: ModelOpt = "tiny",
+    steps: Annotated[int, typer.Option(min=1, help="Optimizer steps.")] = 300,
+    lr: Annotated[float, typer.Option(min=0.0, help="Peak learning rate.")] = 3e-3,
+    batch_size: Annotated[int, typer.Option(min=1, help="Examples per step.")] = 32,
+    seed: Annotated[int, typer.Option(help="Batch-order seed.")] = 0,
+    n_tasks: NTasksOpt = None,
+    difficulty: DifficultyOpt = None,
+    tasks: TasksOpt = None,
+    split: TrainSplitOpt = "train",
+    eval_g: Annotated[
+        int, typer.Option(min=0, help="Afterwards, sample G answers per task; 0 skips.")
+    ] = 0,
+    device: DeviceOpt = None,
+    threads: ThreadsOpt = None,
+    env_path: EnvPathOpt = None,
+) -> None:
+    """Warm-start a model on an environment's reference answers (loss on the answer only)."""
+    from rlvr.sft import SFTConfig, evaluate_pass_rate, run_sft  # heavy: imports torch
+
+    use_env_paths(env_path)
+    environment = load_env(env)
+    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
+    config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed)
+    warm_start(model)
+    columns = (
+        TextColumn("sft"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[loss]}"),
+    )
+    with Progress(*columns, console=stderr) as bar:
+        task = bar.add_task("sft", total=steps, loss="")
+
+        def on_step(step: int, loss: float) -> None:
+            bar.update(task, completed=step + 1, loss=f"loss {loss:.3f}")
+
+        threads = threads or default_threads(model)
+        path = resolve_model(model)
+        result = run_sft(environment, path, config, out, chosen, device, on_step, threads, model)
+    record: dict[str, Any] = {"out": str(out), **result.model_dump(exclude={"losses"})}
+    if eval_g:
+        policy = make_policy(str(out), device=device, threads=threads)
+        rate = evaluate_pass_rate(environment, policy, chosen, g=eval_g, seed=seed)
+        record["eval"] = rate.model_dump()
+    emit(record)
