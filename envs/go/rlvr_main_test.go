@@ -45,6 +45,11 @@ func rlvrParentIsRunner() bool {
 	return false
 }
 
+func rlvrSerial() bool {
+	debug := "," + os.Getenv("GODEBUG") + ","
+	return runtime.GOMAXPROCS(0) == 1 && strings.Contains(debug, ",asyncpreemptoff=1,")
+}
+
 func rlvrRefuse(why string) {
 	fmt.Fprintln(os.Stderr, "rlvr: refused:", why)
 	os.Exit(3)
@@ -61,6 +66,7 @@ func TestMain(m *testing.M) {
 	want := map[string]string{
 		"test.v": "true", "test.paniconexit0": "true", "test.count": "1", "test.list": "",
 		"test.run": "", "test.bench": "", "test.failfast": "false", "test.shuffle": "off",
+		"test.cpu": "",
 	}
 	for name, value := range want {
 		if f := flag.Lookup(name); f == nil || f.Value.String() != value {
@@ -69,6 +75,13 @@ func TestMain(m *testing.M) {
 	}
 	if nonce == "" || flag.NArg() != 0 || !rlvrParentIsRunner() {
 		rlvrRefuse("not started by the sandbox runner")
+	}
+	// One P and no asynchronous preemption (GOMAXPROCS=1 and GODEBUG=asyncpreemptoff=1, set by
+	// the manifest): goroutines switch only at calls and blocking points, so a data race cannot
+	// tear a multi-word value (an interface, a slice header) into a forged pointer. The answer
+	// can change neither (build.sh refuses runtime and flag; -test.cpu is refused above).
+	if !rlvrSerial() {
+		rlvrRefuse("GOMAXPROCS=1 and GODEBUG=asyncpreemptoff=1 are required")
 	}
 	saved, err := syscall.Dup(1)
 	if err != nil {
@@ -97,6 +110,9 @@ func TestMain(m *testing.M) {
 		close(done)
 	}()
 	code := m.Run()
+	if !rlvrSerial() && code == 0 {
+		code = 1
+	}
 	devnull, _ := os.Open(os.DevNull)
 	syscall.Dup3(int(devnull.Fd()), 1, 0)
 	w.Close()
