@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import rlvr
-from rlvr.graders.code_extract import function_program
+from rlvr.graders.code.extract import function_program
 from rlvr.sandbox.asserts import strict_asserts
 from rlvr.sandbox.docker import CAPABILITIES, RUNNER_USER, sandbox_dir
 from rlvr.types import Task

@@ -21,9 +21,9 @@ FILES = [ROOT / "graders" / "math" / n for n in ("cases.jsonl", "math_verify_cas
 def main() -> None:
     from latex2sympy2_extended import latex2sympy
 
-    from rlvr.graders.math_extract import extract_answers, gold_answer
-    from rlvr.graders.math_normalize import normalize
-    from rlvr.graders.math_parse import ParseError, parse
+    from rlvr.graders.math.extract import extract_answers, gold_answer
+    from rlvr.graders.math.normalize import normalize
+    from rlvr.graders.math.parse import ParseError, parse
 
     texts: dict[str, str] = {}
     for path in FILES:

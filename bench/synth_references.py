@@ -29,7 +29,7 @@ from typing import Any
 from rlvr.functions.judge import judge_cases, read_driver_output
 from rlvr.functions.task import FunctionTask, read_function_tasks
 from rlvr.functions.translator import load_translator
-from rlvr.graders.function import stack_sandbox
+from rlvr.graders.code.function import stack_sandbox
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "datasets" / "synth" / "functions.jsonl"

@@ -29,8 +29,8 @@ from rich.console import Console
 from rich.table import Table
 
 from rlvr.graders.toolcall import ToolCallGrader
-from rlvr.graders.toolcall_match import param_diff
-from rlvr.graders.toolcall_parse import ToolCall, format_hermes
+from rlvr.graders.toolcall.match import param_diff
+from rlvr.graders.toolcall.parse import ToolCall, format_hermes
 from rlvr.tasksets import bfcl
 from rlvr.types import Task
 

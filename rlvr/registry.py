@@ -1,119 +1,29 @@
-"""Find environments in three places and build them by name.
+"""Build environments by name, from the sources `rlvr.discovery` finds.
 
 Sources, all equal: Python factories registered with `@register_env`, the `rlvr.envs`
 entry-point group of installed packages (a factory or a manifest folder), and manifest folders
-(`envs/<name>/env.toml`) under the built-in directory, `RLVR_ENV_PATH` and `--env-path`.
-One name from two sources is an error that names both; nothing is silently shadowed.
+(`envs/<name>/env.toml`). Finding them lives in `rlvr.discovery`; this module builds them.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from rlvr.discovery import ENTRY_POINT_GROUP, EnvSource, discover
 from rlvr.env import Environment
 from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError, format_validation_error
 from rlvr.graders.base import make_grader
 from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
 from rlvr.types import Task
 
-EnvFactory = Callable[..., Environment]
-ENTRY_POINT_GROUP = "rlvr.envs"
 CODE_KINDS = ("code", "function")  # graders whose answers are programs: hack flags by default
-
-_decorated: dict[str, tuple[EnvFactory, str]] = {}
-_extra_paths: list[Path] = []
-
-
-@dataclass(frozen=True)
-class EnvSource:
-    """Where an environment was found, for listings and duplicate errors."""
-
-    name: str
-    kind: str  # "python", "entry-point" or "manifest"
-    where: str
-    factory: EnvFactory | None = None
-    folder: Path | None = None
-
-
-def builtin_dirs() -> list[Path]:
-    """The built-in manifest directory: the installed copy, or the source tree's `envs/`."""
-    here = Path(__file__).resolve().parent
-    return [p for p in (here / "_builtin" / "envs", here.parent / "envs") if p.is_dir()][:1]
-
-
-def add_env_path(path: str | Path) -> None:
-    """Search `path` (a folder of environment folders, or one environment folder) too."""
-    p = Path(path).resolve()
-    if p not in _extra_paths:
-        _extra_paths.append(p)
-
-
-def register_env(name: str) -> Callable[[EnvFactory], EnvFactory]:
-    """Register a factory `(**overrides) -> Environment` under `name`."""
-
-    def deco(factory: EnvFactory) -> EnvFactory:
-        where = f"{factory.__module__}.{factory.__qualname__}"
-        if name in _decorated and _decorated[name][1] != where:
-            raise ManifestError(
-                f"environment {name!r} is registered twice: by {_decorated[name][1]} and {where}",
-                "rename one of them",
-            )
-        _decorated[name] = (factory, where)
-        return factory
-
-    return deco
-
-
-def _search_dirs() -> list[Path]:
-    env_var = [Path(p) for p in os.environ.get("RLVR_ENV_PATH", "").split(os.pathsep) if p]
-    return [*builtin_dirs(), *env_var, *_extra_paths]
-
-
-def _manifest_folders(root: Path) -> Iterable[Path]:
-    if (root / MANIFEST_NAME).is_file():
-        yield root
-        return
-    if root.is_dir():
-        for child in sorted(root.iterdir()):
-            if (child / MANIFEST_NAME).is_file():
-                yield child
-
-
-def _manifest_name(folder: Path) -> str:
-    return read_manifest(folder).name
-
-
-def discover() -> dict[str, EnvSource]:
-    """Every environment name with its source; raises on a name found twice."""
-    found: dict[str, EnvSource] = {}
-
-    def add(src: EnvSource) -> None:
-        if src.name in found and found[src.name].where != src.where:
-            other = found[src.name]
-            raise ManifestError(
-                f"two environments are named {src.name!r}: {other.kind} {other.where} "
-                f"and {src.kind} {src.where}",
-                "rename one of them, or remove one folder from RLVR_ENV_PATH / --env-path",
-            )
-        found[src.name] = src
-
-    for name, (factory, where) in _decorated.items():
-        add(EnvSource(name, "python", where, factory=factory))
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        add(EnvSource(ep.name, "entry-point", f"{ep.value} (package entry point)"))
-    for root in _search_dirs():
-        for folder in _manifest_folders(root):
-            add(EnvSource(_manifest_name(folder), "manifest", str(folder), folder=folder))
-    return found
 
 
 def _load_entry_point(src: EnvSource, overrides: dict[str, Any]) -> Environment:

@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rlvr.discovery import discover
 from rlvr.env import Environment
-from rlvr.registry import discover, load_env
+from rlvr.registry import load_env
 from rlvr.splits import filter_split
 from rlvr.tiny import (
     CHAT_TEMPLATE,

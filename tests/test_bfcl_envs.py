@@ -9,7 +9,7 @@ import pytest
 
 from rlvr.errors import RlvrError
 from rlvr.graders.toolcall import ToolCallGrader
-from rlvr.graders.toolcall_parse import format_hermes, parse_calls
+from rlvr.graders.toolcall.parse import format_hermes, parse_calls
 from rlvr.registry import env_from_manifest
 from rlvr.tasksets import bfcl
 

@@ -16,8 +16,8 @@ import pytest
 from rlvr.functions.judge import CASE, READY
 from rlvr.functions.task import read_function_tasks
 from rlvr.functions.translator import load_translator
-from rlvr.graders.function import FunctionGrader
-from rlvr.graders.function_verdict import function_verdict
+from rlvr.graders.code.function import FunctionGrader
+from rlvr.graders.code.function_verdict import function_verdict
 from rlvr.sandbox.docker import ExecOutcome
 from rlvr.tasksets.functions import to_task
 from rlvr.types import Task
@@ -315,7 +315,7 @@ def test_a_hang_a_flood_and_a_fork_bomb_in_a_batch_change_no_siblings_verdict() 
 
 
 def test_batches_are_consecutive_and_even() -> None:
-    from rlvr.graders.function import _chunks
+    from rlvr.graders.code.function import _chunks
 
     assert [len(c) for c in _chunks(list(range(17)), 8)] == [6, 6, 5]
     assert [len(c) for c in _chunks(list(range(8)), 8)] == [8]

@@ -200,7 +200,7 @@ def test_cli_train_prints_config_writes_run_and_resumes(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from rlvr.cli import app
-    from rlvr.registry import register_env
+    from rlvr.discovery import register_env
 
     register_env("digits-cli")(lambda **_: digit_env(name="digits-cli"))
     out = tmp_path / "run"

@@ -12,10 +12,10 @@ import pytest
 from rlvr.errors import ManifestError
 from rlvr.graders import make_grader
 from rlvr.graders.math import MathGrader, check
-from rlvr.graders.math_extract import extract_answers, gold_answer
-from rlvr.graders.math_guard import Limits, TooBig, check_size
-from rlvr.graders.math_normalize import normalize
-from rlvr.graders.math_parse import ParseError, parse
+from rlvr.graders.math.extract import extract_answers, gold_answer
+from rlvr.graders.math.guard import Limits, TooBig, check_size
+from rlvr.graders.math.normalize import normalize
+from rlvr.graders.math.parse import ParseError, parse
 from rlvr.types import Task, Verdict
 
 CASES_PATH = Path(__file__).resolve().parents[1] / "graders" / "math" / "cases.jsonl"

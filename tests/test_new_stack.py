@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from rlvr.registry import discover, load_env, validate_env_folder
+from rlvr.discovery import discover
+from rlvr.registry import load_env, validate_env_folder
 from rlvr.sandbox.reports import ReportInput, get_report_adapter
 
 ENV_NAME = "bash-functions"
@@ -235,7 +236,7 @@ def test_a_package_registers_an_adapter_and_an_env_by_entry_points(
     assert env.format_prompt(env.tasks()[0]).endswith("in one ```bash block.")
 
     # `rlvr sandbox build bash-packaged` finds the folder; the factory stays out, uncalled
-    from rlvr.sandbox.images import sandbox_envs
+    from rlvr.discovery import sandbox_envs
 
     buildable = sandbox_envs()
     assert buildable["bash-packaged"] == env_folder.resolve()

@@ -4,9 +4,9 @@ from collections.abc import Sequence
 import pytest
 
 import rlvr
-from rlvr import registry
+from rlvr import discovery, registry
 from rlvr.errors import EnvNotFoundError, ManifestError
-from rlvr.graders.base import register_grader
+from rlvr.graders.base import grader_kinds, register_grader
 from rlvr.types import Task, Verdict
 
 
@@ -29,6 +29,16 @@ class ExactGrader:
 
 
 register_grader("exact")(ExactGrader)
+
+
+def test_a_grader_kind_is_registered_once():
+    """A second grader under a taken kind is refused, naming both, and the first one stays."""
+    with pytest.raises(ManifestError, match="'exact' is already registered .*ExactGrader"):
+        register_grader("exact")(dict)
+    with pytest.raises(ManifestError, match="'math' is already registered"):
+        register_grader("math")(ExactGrader)
+    assert grader_kinds()["exact"] is ExactGrader
+
 
 MANIFEST = """
 name = "{name}"
@@ -54,8 +64,8 @@ def make_env_folder(root, name="toy", manifest=None):
 
 @pytest.fixture(autouse=True)
 def clean_registry(monkeypatch):
-    monkeypatch.setattr(registry, "_decorated", {})
-    monkeypatch.setattr(registry, "_extra_paths", [])
+    monkeypatch.setattr(discovery, "_decorated", {})
+    monkeypatch.setattr(discovery, "_extra_paths", [])
     monkeypatch.delenv("RLVR_ENV_PATH", raising=False)
 
 
@@ -177,7 +187,7 @@ def test_duplicate_task_ids_rejected(tmp_path):
 def test_every_field_the_bundled_manifests_use_is_documented():
     import tomllib
 
-    from rlvr.registry import builtin_dirs
+    from rlvr.discovery import builtin_dirs
 
     (envs,) = builtin_dirs()
     doc = (envs / "README.md").read_text(encoding="utf-8")

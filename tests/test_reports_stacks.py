@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
-from rlvr.sandbox.reports import ReportInput, get_report_adapter
-from rlvr.sandbox.reports_stacks import (
+import pytest
+
+from rlvr.errors import ManifestError
+from rlvr.sandbox.reports import ReportInput, get_report_adapter, register_report_adapter
+from rlvr.sandbox.reports.stacks import (
     count_go_tests,
     count_node_tests,
     count_rust_tests,
@@ -267,3 +270,14 @@ def test_stack_adapters_are_registered_under_their_builtin_names() -> None:
     assert get_report_adapter("go-test-json").parse is parse_go_test_json
     assert get_report_adapter("cargo-test").parse is parse_cargo_test
     assert get_report_adapter("cargo-test").count_tests is count_rust_tests
+
+
+def test_an_adapter_name_is_registered_once() -> None:
+    """A second adapter under a taken name is refused, naming both; the first one stays."""
+
+    def parse_other_tap(inp: ReportInput) -> list:
+        return []
+
+    with pytest.raises(ManifestError, match="'tap' is already registered .*parse_node_tap"):
+        register_report_adapter("tap")(parse_other_tap)
+    assert get_report_adapter("tap").parse is parse_node_tap

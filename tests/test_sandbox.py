@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from rlvr.errors import ManifestError, SandboxError
-from rlvr.graders.code_extract import extract_fenced, function_program
+from rlvr.graders.code.extract import extract_fenced, function_program
 from rlvr.sandbox.asserts import strict_asserts
 from rlvr.sandbox.reports import ReportInput, count_pytest, get_report_adapter, parse_pytest
 from rlvr.sandbox.spec import load_spec
@@ -259,7 +259,7 @@ def test_result_parser_takes_the_first_valid_line_and_never_raises():
 
 
 def test_a_raising_report_adapter_masks_that_answer_only():
-    from rlvr.graders.code_verdict import command_verdict
+    from rlvr.graders.code.verdict import command_verdict
     from rlvr.sandbox.docker import ExecOutcome
     from rlvr.sandbox.reports import ReportAdapter
     from rlvr.sandbox.spec import SandboxSpec

@@ -10,10 +10,11 @@ from typer.testing import CliRunner
 
 import rlvr
 from rlvr.cli import app
+from rlvr.discovery import discover
 from rlvr.errors import ManifestError, RlvrError
 from rlvr.learners.common import train_tasks
 from rlvr.learners.config import LearnerConfig
-from rlvr.registry import discover, env_from_manifest, load_env
+from rlvr.registry import env_from_manifest, load_env
 from rlvr.selection import select_tasks
 from rlvr.splits import SplitSpec, filter_split, hash_unit, side_of, split_key, stable_subset
 from rlvr.types import Task

@@ -10,8 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from rlvr.cli import app
+from rlvr.discovery import discover
 from rlvr.policies.hf import load_pretrained, load_tokenizer
-from rlvr.registry import discover, load_env
+from rlvr.registry import load_env
 from rlvr.sft import reference_answer
 from rlvr.tiny_code import CODE_MODEL_CONFIG, code_envs, tiny_code_dir, train_examples
 

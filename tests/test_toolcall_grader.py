@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from rlvr.errors import ManifestError
-from rlvr.graders import make_grader, toolcall
+from rlvr.graders import make_grader
 from rlvr.graders.toolcall import ToolCallGrader, check
-from rlvr.graders.toolcall_parse import parse_calls
+from rlvr.graders.toolcall import grader as toolcall_grader
+from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.types import Task
 
 CASES_PATH = Path(__file__).resolve().parent.parent / "graders" / "toolcall" / "cases.jsonl"
@@ -64,7 +65,7 @@ def test_cases_file_covers_the_required_ground() -> None:
 
 
 def test_module_examples_run() -> None:
-    assert doctest.testmod(toolcall).failed == 0
+    assert doctest.testmod(toolcall_grader).failed == 0
 
 
 def test_registered_under_toolcall_with_options() -> None:
@@ -116,7 +117,7 @@ def test_a_crash_inside_the_grader_is_masked(monkeypatch: pytest.MonkeyPatch) ->
     def explode(_text: str) -> None:
         raise KeyError("boom")
 
-    monkeypatch.setattr(toolcall, "parse_calls", explode)
+    monkeypatch.setattr(toolcall_grader, "parse_calls", explode)
     verdict = check(TRI, TRI_X, GOOD)
     assert verdict.status == "grader_error"
     assert verdict.reward is None

@@ -31,7 +31,7 @@ from rlvr.functions.render import (
 )
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.typelang import FType, decode
-from rlvr.graders.code_extract import extract_fenced
+from rlvr.graders.code.extract import extract_fenced
 
 STACK = "go"
 # Python's literal words in docstrings, as this stack spells them

@@ -27,7 +27,7 @@ from rlvr.functions.render import (
 )
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.typelang import FType
-from rlvr.graders.code_extract import extract_fenced
+from rlvr.graders.code.extract import extract_fenced
 
 STACK = "javascript"
 # Python's literal words in docstrings, as this stack spells them

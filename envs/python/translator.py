@@ -23,7 +23,7 @@ from rlvr.functions.render import (
 )
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.typelang import FType, decode
-from rlvr.graders.code_extract import function_program
+from rlvr.graders.code.extract import function_program
 
 STACK = "python"
 LANGUAGES = ["python", "py", "python3"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from rlvr.functions.render import commented, doc_text, example_lines, quoted_string, signature_types
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.typelang import FType, decode
-from rlvr.graders.code_extract import extract_fenced
+from rlvr.graders.code.extract import extract_fenced
 
 STACK = "rust"
 # Python's literal words in docstrings, as this stack spells them

@@ -39,7 +39,7 @@ def _fraction(text: str) -> Fraction | None:
 
 def _same_value(a: str, b: str) -> bool:
     """Equal as written, as exact numbers, or (for other forms) by the math grader itself."""
-    from rlvr.graders.math_normalize import normalize
+    from rlvr.graders.math.normalize import normalize
 
     if normalize(a) == normalize(b):
         return True
@@ -53,7 +53,7 @@ def _same_value(a: str, b: str) -> bool:
 
 def math_flags(task: Task, completion: str) -> list[Flag]:
     """Hedged and overlong math answers."""
-    from rlvr.graders.math_extract import extract_answers
+    from rlvr.graders.math.extract import extract_answers
 
     gold = str(task.gold or "")
     ext = extract_answers(completion)
@@ -111,7 +111,7 @@ def _gold_calls(gold: Any) -> list[tuple[str, set[str]]] | None:
 
 def toolcall_flags(task: Task, completion: str) -> list[Flag]:
     """Calls beyond the expected ones, and argument keys nobody asked for."""
-    from rlvr.graders.toolcall_parse import parse_calls
+    from rlvr.graders.toolcall.parse import parse_calls
 
     calls = parse_calls(completion).calls or []
     gold = _gold_calls(task.gold)

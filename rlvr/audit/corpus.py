@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from rlvr.audit.hacks import AUDIT_ERROR, flag_answer
+from rlvr.bundled import bundled, source_folder
 from rlvr.registry import load_env
 from rlvr.types import Flag
 
@@ -65,11 +66,8 @@ class CorpusResult(BaseModel):
 
 def default_path() -> Path:
     """graders/code/hacks.jsonl: the installed copy, or the source tree's."""
-    here = Path(__file__).resolve().parents[1]
-    for root in (here / "_builtin" / "graders", here.parent / "graders"):
-        if (root / "code" / "hacks.jsonl").is_file():
-            return root / "code" / "hacks.jsonl"
-    return here.parent / "graders" / "code" / "hacks.jsonl"
+    root = bundled("graders", "code/hacks.jsonl") or source_folder("graders")
+    return root / "code" / "hacks.jsonl"
 
 
 def load_corpus(path: Path | None = None) -> list[CorpusLine]:

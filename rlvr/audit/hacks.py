@@ -113,7 +113,7 @@ def split_audit_language(
 
 def answer_code(task: Task, answer: str, lang: str) -> str:
     """The program an answer stands for: its fenced block, or a HumanEval-style continuation."""
-    from rlvr.graders.code_extract import extract_fenced, fenced_blocks, function_program
+    from rlvr.graders.code.extract import extract_fenced, fenced_blocks, function_program
 
     if lang not in FENCE_TAGS:  # any stack: its last fenced block, whatever the tag
         blocks = fenced_blocks(answer)

@@ -200,7 +200,7 @@ def _schema_mutants(
 
 def toolcall_candidates(task: Task) -> list[Candidate]:
     """Reference, schema-violating mutants and trivial answers of one tool-call task."""
-    from rlvr.graders.toolcall_parse import parse_calls
+    from rlvr.graders.toolcall.parse import parse_calls
 
     ref = task.reference or ""
     out = [Candidate("reference", "reference", ref)] if ref else []

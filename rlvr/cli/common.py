@@ -11,8 +11,8 @@ from typing import IO, Annotated, Any
 import typer
 from rich.console import Console
 
+from rlvr.discovery import add_env_path
 from rlvr.errors import RlvrError
-from rlvr.registry import add_env_path
 from rlvr.splits import check_split_name
 
 stderr = Console(stderr=True)

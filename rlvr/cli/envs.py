@@ -11,10 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
+from rlvr.discovery import discover
 from rlvr.errors import RlvrError
 from rlvr.manifest import read_manifest
 from rlvr.references import check_references, failure_hint
-from rlvr.registry import discover, load_env, validate_env_folder
+from rlvr.registry import load_env, validate_env_folder
 from rlvr.splits import split_counts
 
 app = typer.Typer(help="List, inspect and validate environments.", no_args_is_help=True)

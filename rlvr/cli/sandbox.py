@@ -10,9 +10,10 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
+from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
 from rlvr.sandbox.doctor import run_doctor
-from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack, sandbox_envs
+from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
 err = Console(stderr=True)

@@ -26,12 +26,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
+from rlvr.discovery import add_env_path, discover
 from rlvr.distributed.cluster import image_resource, nodes_for, require_ray
 from rlvr.distributed.faults import FaultStats, Job, Retry, RetryPolicy, new_job_id
 from rlvr.distributed.pool import ActorPool
 from rlvr.env import Environment
 from rlvr.errors import RlvrError, SandboxError
-from rlvr.registry import add_env_path, discover, load_env
+from rlvr.registry import load_env
 from rlvr.sandbox.client import get_client, reap_stale
 from rlvr.types import Task, Verdict
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from rlvr.functions.typelang import FType
+from rlvr.functions.typelang import FType, TypeMismatch, encode
 
 _SCALAR_NAMES = {"int": "int", "float": "float", "bool": "bool", "str": "str", "None": "none"}
 _GENERIC_NAMES = {
@@ -160,8 +160,6 @@ def infer_type(values: list[Any], unknown_ok: bool = False) -> FType:
 
 def fits(t: FType, values: list[Any]) -> bool:
     """Whether every value fits `t` (a declared annotation checked against the test's values)."""
-    from rlvr.functions.typelang import TypeMismatch, encode
-
     try:
         for v in values:
             encode(t, v)

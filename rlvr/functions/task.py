@@ -18,7 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from rlvr.errors import ManifestError
 from rlvr.functions.typelang import FType, TypeMismatch, TypeSyntaxError, decode, parse_type
+from rlvr.manifest import format_validation_error
 
 Difficulty = Literal["easy", "medium", "hard"]
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -175,9 +177,6 @@ def check_case(case: Case, types: list[FType], ret: FType, where: str) -> None:
 
 def read_function_tasks(path: str | Path) -> list[FunctionTask]:
     """Function tasks from a JSONL file; errors carry the file, the line and the field."""
-    from rlvr.errors import ManifestError
-    from rlvr.manifest import format_validation_error
-
     path = Path(path)
     if not path.is_file():
         raise ManifestError(f"{path}: function task file not found", "check the path")

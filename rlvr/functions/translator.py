@@ -30,6 +30,7 @@ import threading
 from pathlib import Path
 from types import ModuleType
 
+from rlvr.discovery import discover
 from rlvr.errors import ManifestError
 
 TRANSLATOR_FILE = "translator.py"
@@ -46,8 +47,6 @@ def translator_path(stack: str) -> Path:
     as_path = Path(stack)
     if as_path.suffix == ".py":
         return as_path.resolve()
-    from rlvr.registry import discover
-
     src = discover().get(stack)
     if src is None or src.folder is None:
         raise ManifestError(

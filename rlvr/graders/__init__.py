@@ -1,11 +1,11 @@
-"""Built-in graders. Importing this package registers their kinds."""
+"""Built-in graders. Importing this package registers their kinds.
 
-from rlvr.graders import (
-    code,  # noqa: F401  (registers "code")
-    function,  # noqa: F401  (registers "function")
-    toolcall,  # noqa: F401  (registers "toolcall")
-)
-from rlvr.graders import math as _math  # noqa: F401  (registers "math")
+`base` holds the contract and the registry; `bounded` the killable worker pool graders share;
+`math/`, `toolcall/` and `code/` one package per family (their conformance cases live in the
+top-level `graders/<kind>/` folders).
+"""
+
+from rlvr.graders import code, math, toolcall  # noqa: F401  (register code, function, math, toolcall)
 from rlvr.graders.base import Grader, grader_kinds, make_grader, register_grader
 
 __all__ = ["Grader", "grader_kinds", "make_grader", "register_grader"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from rlvr.errors import ManifestError
 from rlvr.types import Task, Verdict
 
 
@@ -34,9 +35,21 @@ _GRADERS: dict[str, GraderFactory] = {}
 
 
 def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:
-    """Make a grader kind available to manifests as `grader.kind = "<kind>"`."""
+    """Make a grader kind available to manifests as `grader.kind = "<kind>"`.
+
+    A kind can be registered once: a second factory under the same kind is refused rather than
+    silently replacing the first (which would change how every environment using it grades).
+    """
 
     def deco(factory: GraderFactory) -> GraderFactory:
+        if kind in _GRADERS:
+            old = _GRADERS[kind]
+            raise ManifestError(
+                f"grader kind {kind!r} is already registered (by {old.__module__}."
+                f"{old.__qualname__}); refusing to replace it with {factory.__module__}."
+                f"{factory.__qualname__}",
+                "register yours under another kind and set grader.kind to it",
+            )
         _GRADERS[kind] = factory
         return factory
 
@@ -44,9 +57,7 @@ def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:
 
 
 def grader_kinds() -> dict[str, GraderFactory]:
-    """All known grader kinds, importing the built-in ones on first use."""
-    import rlvr.graders  # noqa: F401  (registers the built-ins)
-
+    """All known grader kinds (the package `rlvr.graders` registers the built-ins on import)."""
     return dict(_GRADERS)
 
 
@@ -54,8 +65,6 @@ def make_grader(kind: str, options: dict[str, Any] | None = None) -> Grader:
     """Build a grader of `kind` from manifest options."""
     kinds = grader_kinds()
     if kind not in kinds:
-        from rlvr.errors import ManifestError
-
         raise ManifestError(
             f"unknown grader kind {kind!r}",
             f"use one of {sorted(kinds)} or register one with rlvr.graders.register_grader",

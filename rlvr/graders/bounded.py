@@ -12,7 +12,8 @@ forkserver modes re-import the caller's main script), so a caller's script needs
 A job is `fn(common, item)` for each item of a batch. One worker runs one batch at a time and
 streams one result back per item, each item under its own deadline: a bomb in item 5 times out
 item 5 only, and the items after it continue on a fresh worker. `fn` must be importable by name
-(a module-level function), because it is pickled by reference.
+(a module-level function), because it is pickled by reference; a `Named("module:function")`
+names one the caller never imports itself (the math grader's sympy side runs only in workers).
 
     >>> pool = WorkerPool(size=1)
     >>> pool.run(divmod, 7, 2, timeout_s=30.0).value
@@ -52,6 +53,21 @@ class JobResult:
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A job function given by name ("package.module:function"), imported only where it runs.
+
+    Pickling a function pickles its module's name, so the caller must have imported the module;
+    this lets a caller keep a heavy module (sympy for math) out of its own process entirely.
+    """
+
+    target: str
+
+    def __call__(self, common: Any, item: Any) -> Any:
+        module, _, name = self.target.partition(":")
+        return getattr(importlib.import_module(module), name)(common, item)
 
 
 class PoolError(RuntimeError):

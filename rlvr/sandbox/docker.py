@@ -23,14 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rlvr.bundled import PACKAGE, bundled
 from rlvr.errors import SandboxError
 from rlvr.sandbox.client import (
+    POOL_LABEL,
     get_client,
     install_signal_handlers,
     on_shutdown,
     pool_labels,
     reap_stale,
 )
+from rlvr.sandbox.hints import build_hint
 from rlvr.sandbox.results import (
     BatchResult,
     CheckResult,
@@ -73,12 +76,12 @@ class InfraFailure(Exception):
 
 def sandbox_dir() -> Path:
     """The repository's `sandbox/` folder, or its copy inside the installed package."""
-    here = Path(__file__).resolve().parent.parent
-    for cand in (here / "_builtin" / "sandbox", here.parent / "sandbox"):
-        if (cand / "runner" / "runner.py").is_file():
-            return cand
+    found = bundled("sandbox", "runner/runner.py")
+    if found is not None:
+        return found
     raise SandboxError(
-        f"the sandbox runner files are missing (looked in {here / '_builtin'} and {here.parent})",
+        f"the sandbox runner files are missing (looked in {PACKAGE / '_builtin'} and "
+        f"{PACKAGE.parent})",
         "reinstall rlvr (pip install -e .) so that sandbox/runner/ is present",
     )
 
@@ -245,8 +248,6 @@ def _raise_start_error(image: str, e: Exception) -> None:
     from docker.errors import ImageNotFound, NotFound
 
     if isinstance(e, ImageNotFound | NotFound):
-        from rlvr.sandbox.hints import build_hint
-
         raise SandboxError(f"sandbox image {image!r} is not built", build_hint(image)) from None
     raise InfraFailure(f"could not start a container from {image!r}: {e}") from None
 
@@ -371,8 +372,6 @@ def close_all_pools() -> None:
 def remove_own_containers() -> int:
     """Remove every container labelled with this process's pid (also ones still in use)."""
     import os
-
-    from rlvr.sandbox.client import POOL_LABEL
 
     removed = 0
     with contextlib.suppress(Exception):

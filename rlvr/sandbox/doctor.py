@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
+from rlvr.manifest import read_manifest
+from rlvr.sandbox.client import docker_available
+from rlvr.sandbox.docker import SANDBOX_USER, Container
+from rlvr.sandbox.hints import build_command
+from rlvr.sandbox.images import BASE_IMAGE, image_exists, image_source, stack_status
+from rlvr.sandbox.results import RawResult
+from rlvr.sandbox.spec import SandboxSpec
 
 _PROBE = r"""
 import json, os, socket
@@ -50,8 +58,6 @@ class Check:
 
 
 def _images() -> list[Check]:
-    from rlvr.manifest import read_manifest
-    from rlvr.sandbox.images import BASE_IMAGE, image_exists, image_source, stack_status
 
     out = [
         Check(
@@ -61,8 +67,6 @@ def _images() -> list[Check]:
             "rlvr sandbox bootstrap",
         )
     ]
-    from rlvr.sandbox.hints import build_command
-    from rlvr.sandbox.images import sandbox_envs
 
     for name, folder in sandbox_envs().items():
         try:
@@ -78,10 +82,6 @@ def _images() -> list[Check]:
 
 
 def _probe() -> Check:
-    from rlvr.sandbox.docker import SANDBOX_USER, Container
-    from rlvr.sandbox.images import BASE_IMAGE
-    from rlvr.sandbox.results import RawResult
-    from rlvr.sandbox.spec import SandboxSpec
 
     spec = SandboxSpec(image=BASE_IMAGE, runner="python-check", memory_mb=256, pids_limit=64)
     try:
@@ -113,7 +113,6 @@ def _probe() -> Check:
 
 def run_doctor() -> list[Check]:
     """All checks; stops after the daemon check when no daemon answers."""
-    from rlvr.sandbox.client import docker_available
 
     ok, msg = docker_available()
     checks = [Check("docker daemon", ok, msg, "" if ok else "start dockerd or run .ci/setup")]

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rlvr.discovery import builtin_dirs, sandbox_envs
+from rlvr.manifest import read_manifest
+
 
 def build_command(name: str, folder: Path | None) -> str:
     """`rlvr sandbox build NAME`, plus `--env-path FOLDER` for an env outside envs/."""
-    from rlvr.registry import builtin_dirs
-
     if folder is None or any(folder.resolve().parent == d.resolve() for d in builtin_dirs()):
         return f"rlvr sandbox build {name}"
     return f"rlvr sandbox build {name} --env-path {folder.resolve()}"
@@ -22,9 +23,6 @@ def build_command(name: str, folder: Path | None) -> str:
 def build_hint(image: str) -> str:
     """The build command of every environment whose sandbox runs `image`."""
     try:
-        from rlvr.manifest import read_manifest
-        from rlvr.sandbox.images import sandbox_envs
-
         commands = [
             build_command(name, folder)
             for name, folder in sandbox_envs().items()

@@ -22,8 +22,10 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from rlvr.errors import ManifestError, SandboxError
+from rlvr.manifest import format_validation_error, read_manifest
 from rlvr.sandbox.client import get_client
 from rlvr.sandbox.docker import sandbox_dir
+from rlvr.sandbox.hints import build_command
 from rlvr.sandbox.spec import SandboxSpec
 
 BASE_IMAGE = "rlvr-base:bookworm"
@@ -150,8 +152,6 @@ def image_source(table: dict, env_dir: Path) -> ImageSource:
     try:
         return ImageSource.model_validate(table)
     except ValidationError as e:
-        from rlvr.manifest import format_validation_error
-
         raise ManifestError(format_validation_error(f"{env_dir}/env.toml: sandbox", e)) from None
 
 
@@ -184,8 +184,6 @@ def stack_status(env_dir: Path, spec: ImageSource | SandboxSpec) -> BuildResult:
 
 def build_stack(env_dir: str | Path, force: bool = False, on_log: Log | None = None) -> BuildResult:
     """Build (or skip) the image of the code environment in `env_dir`."""
-    from rlvr.manifest import read_manifest
-
     env_dir = Path(env_dir).resolve()
     log = on_log or (lambda _line: None)
     manifest = read_manifest(env_dir)
@@ -236,51 +234,4 @@ def _docker_build(env_dir: Path, spec: ImageSource, digest: str, log: Log) -> No
 
 
 def _build_command(env_dir: Path) -> str:
-    from rlvr.manifest import read_manifest
-    from rlvr.sandbox.hints import build_command
-
     return build_command(read_manifest(env_dir).name, env_dir)
-
-
-def sandbox_envs() -> dict[str, Path]:
-    """Every discovered environment with a manifest and a [sandbox] table: name -> folder.
-
-    Manifest folders on the search path, and `rlvr.envs` entry points whose value is the path
-    (str or Path) of an env folder. Factory entry points are left out and never called: they
-    build an Environment, not a folder an image can be built from.
-    """
-    from rlvr.manifest import read_manifest
-    from rlvr.registry import discover
-
-    found = {}
-    for name, src in sorted(discover().items()):
-        folder = src.folder
-        if folder is None and src.kind == "entry-point":
-            folder = _entry_point_folder(name)
-        if folder is not None and read_manifest(folder).sandbox is not None:
-            found[name] = folder
-    return found
-
-
-def _entry_point_folder(name: str) -> Path | None:
-    """The env folder the `rlvr.envs` entry point `name` names, or None for anything else."""
-    from importlib.metadata import entry_points
-
-    from rlvr.errors import ManifestError
-    from rlvr.manifest import MANIFEST_NAME
-    from rlvr.registry import ENTRY_POINT_GROUP
-
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name != name:
-            continue
-        try:
-            obj = ep.load()
-        except Exception as e:
-            raise ManifestError(
-                f"entry point {name!r} = {ep.value} (group {ENTRY_POINT_GROUP}) cannot be "
-                f"loaded: {e}",
-                "fix or uninstall the package that declares it",
-            ) from None
-        if isinstance(obj, str | Path) and (Path(obj) / MANIFEST_NAME).is_file():
-            return Path(obj).resolve()
-    return None

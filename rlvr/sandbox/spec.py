@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from rlvr.errors import ManifestError
+from rlvr.manifest import format_validation_error
 
 
 class TestFiles(BaseModel):
@@ -152,8 +153,6 @@ def load_spec(data: dict[str, Any], env_dir: str | Path | None = None) -> Sandbo
     try:
         spec = SandboxSpec.model_validate(data)
     except ValidationError as e:
-        from rlvr.manifest import format_validation_error
-
         raise ManifestError(format_validation_error(f"{where}: sandbox", e)) from None
     if env_dir is not None:
         for dest, src in spec.files.items():

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.errors import RlvrError
-from rlvr.graders.toolcall_match import answer_form, is_optional
-from rlvr.graders.toolcall_parse import ToolCall, format_hermes
+from rlvr.graders.toolcall.match import answer_form, is_optional
+from rlvr.graders.toolcall.parse import ToolCall, format_hermes
 from rlvr.types import Task
 
 CATEGORIES = (

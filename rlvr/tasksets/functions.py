@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rlvr.bundled import bundled, source_folder
 from rlvr.functions.task import FunctionTask, read_function_tasks
 from rlvr.functions.translator import load_translator
 from rlvr.types import Task
@@ -31,11 +32,7 @@ from rlvr.types import Task
 
 def datasets_dir() -> Path:
     """The bundled `datasets/` folder: the installed copy, or the source tree's."""
-    here = Path(__file__).resolve().parent.parent
-    for cand in (here / "_builtin" / "datasets", here.parent / "datasets"):
-        if cand.is_dir():
-            return cand
-    return here.parent / "datasets"
+    return bundled("datasets") or source_folder("datasets")
 
 
 def resolve(path: str) -> Path:

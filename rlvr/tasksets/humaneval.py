@@ -16,6 +16,7 @@ from importlib import resources
 
 from rlvr.errors import ManifestError
 from rlvr.functions.task import FunctionTask, read_function_tasks
+from rlvr.tasksets.functions import resolve
 from rlvr.types import Task
 
 CONVERTED = "humaneval/functions.jsonl"
@@ -41,8 +42,6 @@ def humaneval_path() -> str:
 
 def _converted() -> tuple[dict[str, FunctionTask], dict[str, str]]:
     """The function forms built by datasets/humaneval/build.py, and why the rest have none."""
-    from rlvr.tasksets.functions import resolve
-
     tasks = {t.id: t for t in read_function_tasks(resolve(CONVERTED))}
     reasons_path = resolve(NOT_CONVERTED)
     reasons = json.loads(reasons_path.read_text("utf-8")) if reasons_path.is_file() else {}

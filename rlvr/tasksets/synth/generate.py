@@ -18,6 +18,7 @@ from typing import Any
 
 from rlvr.functions.task import Case as FCase
 from rlvr.functions.task import FunctionTask, Param, Signature
+from rlvr.tasksets.synth.catalog import FAMILIES
 from rlvr.tasksets.synth.draft import STACKS, Draft, python_source
 from rlvr.tasksets.synth.family import Family
 from rlvr.tasksets.synth.refs import reference_file
@@ -58,8 +59,6 @@ def generate(
     seed: int = SEED, per_level: int = PER_LEVEL, families: Iterable[Family] | None = None
 ) -> list[SynthTask]:
     """Up to `per_level` distinct tasks per family and level, ordered by family then level."""
-    from rlvr.tasksets.synth.catalog import FAMILIES
-
     chosen = sorted(families if families is not None else FAMILIES, key=lambda f: f.name)
     tasks: list[SynthTask] = []
     seen: set[str] = set()

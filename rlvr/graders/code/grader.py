@@ -26,10 +26,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rlvr.errors import ManifestError, RlvrError
 from rlvr.graders.base import register_grader
-from rlvr.graders.code_extract import extract_fenced, function_program
-from rlvr.graders.code_verdict import command_verdict, infra_verdict, pycheck_verdicts
+from rlvr.graders.code.extract import extract_fenced, function_program
+from rlvr.graders.code.verdict import command_verdict, infra_verdict, pycheck_verdicts
 from rlvr.sandbox.asserts import strict_asserts
 from rlvr.sandbox.client import install_signal_handlers
+from rlvr.sandbox.docker import InfraFailure, get_pool, new_job_id
 from rlvr.sandbox.reports import get_report_adapter
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, Verdict
@@ -60,7 +61,10 @@ class CodeGrader:
         try:
             self.options = CodeOptions.model_validate(options)
         except Exception as e:
-            raise ManifestError(f"code grader options: {e}", "see SANDBOX_CONTRACT / README") from e
+            raise ManifestError(
+                f"code grader options: {e}",
+                "see SANDBOX_CONTRACT / README",
+            ) from e
         self.env_dir = Path(self.options.env_dir) if self.options.env_dir else None
         self.spec: SandboxSpec = load_spec(self.options.sandbox, self.env_dir)
         if self.spec.runner == "command":
@@ -78,8 +82,6 @@ class CodeGrader:
     def pool(self) -> Any:
         """The warm pool, made on first use (SandboxError when no daemon / no image)."""
         if self._pool is None or self._pool.closed:
-            from rlvr.sandbox.docker import get_pool
-
             self._pool = get_pool(self.spec, self.options.pool_size)
         return self._pool
 
@@ -195,8 +197,6 @@ class CodeGrader:
         }  # fmt: skip
 
     def _run_command(self, pool: Any, files: dict[str, str], expected: int, names: Any) -> Verdict:
-        from rlvr.sandbox.docker import InfraFailure, new_job_id
-
         last = ""
         for _attempt in range(2):
             nonce = secrets.token_hex(16)
@@ -253,8 +253,6 @@ class CodeGrader:
     def _check_chunk(
         self, pool: Any, task: Task, test: str, programs: list[str]
     ) -> list[Verdict] | None:
-        from rlvr.sandbox.docker import InfraFailure, new_job_id
-
         last = ""
         for _attempt in range(2):
             payload = {

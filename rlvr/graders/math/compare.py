@@ -29,12 +29,12 @@ from fractions import Fraction
 
 import sympy
 
-from rlvr.graders.math_exact import compare_rationals, rounds
-from rlvr.graders.math_guard import render, size_digits
-from rlvr.graders.math_parse import Node
-from rlvr.graders.math_relations import name_of
-from rlvr.graders.math_rules import Rules
-from rlvr.graders.math_values import assigned, has_decimal, rational, to_sympy
+from rlvr.graders.math.exact import compare_rationals, rounds
+from rlvr.graders.math.guard import size_digits
+from rlvr.graders.math.relations import name_of
+from rlvr.graders.math.rules import Rules
+from rlvr.graders.math.tree import Node, render
+from rlvr.graders.math.values import assigned, has_decimal, rational, to_sympy
 
 _DEFAULT = Rules()
 

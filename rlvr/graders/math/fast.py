@@ -3,7 +3,7 @@
 `(1, \\frac{9}{2})`, `\\{1, 2, 3\\}`, `[0, 4.5)`, `2^{10}`, `-\\frac{10}{9}`: they cannot hang -
 parsing is linear and capped (`MAX_TOKENS`), the bomb guard measures the tree before `rational`
 computes anything, and the comparison is `Fraction` arithmetic - so they skip the worker round
-trip. The rules are those of `math_compare` for the same shapes; any other shape (letters,
+trip. The rules are those of `compare` for the same shapes; any other shape (letters,
 roots, relations, a collection against a single value) returns None and goes to the worker.
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rlvr.graders.math_exact import compare_rationals, has_decimal, rational
-from rlvr.graders.math_guard import Limits, TooBig, check_size
-from rlvr.graders.math_parse import Node, ParseError, parse
+from rlvr.graders.math.exact import compare_rationals, has_decimal, rational
+from rlvr.graders.math.guard import Limits, TooBig, check_size
+from rlvr.graders.math.parse import parse
+from rlvr.graders.math.tree import Node, ParseError
 
 MAX_ITEMS = 32
 Plain = tuple  # ("num", Fraction, decimal) | ("seq", brackets, items) | ("set", items)

@@ -21,8 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.graders.math_exact import fmt_fraction
-from rlvr.graders.math_parse import Node
+from rlvr.graders.math.tree import Node, render
 
 
 class TooBig(ValueError):
@@ -268,46 +267,3 @@ _ESTIMATORS = {
 def _short(node: Node) -> str:
     text = render(node)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def render(node: Node) -> str:
-    """A compact plain-text form of a tree, for reasons and details."""
-    k, kids = node.kind, [render(c) for c in node.kids]
-    if k == "num":
-        frac, decimal = node.value
-        return str(float(frac)) if decimal and abs(frac) < 1e15 else fmt_fraction(frac)
-    if k in ("sym", "const", "text", "sx"):
-        return str(node.value)
-    if k == "mul":
-        parts = [
-            ("/" + render(c.kids[0])) if c.kind == "inv" else ("*" + render(c)) for c in node.kids
-        ]
-        return "(" + "".join(parts).lstrip("*") + ")"
-    simple = {"add": " + ", "list": ", ", "union": " U "}
-    if k in simple:
-        return "(" + simple[k].join(kids) + ")"
-    table = {
-        "neg": "-{0}",
-        "pm": "±{0}",
-        "inv": "1/{0}",
-        "frac": "({0})/({1})",
-        "pow": "{0}^({1})",
-        "fact": "{0}!",
-        "root": "root({0}, {1})",
-    }
-    if k in table:
-        return table[k].format(*kids)
-    if k == "fn":
-        return f"{node.value}({', '.join(kids)})"
-    if k == "tuple":
-        return node.value[0] + ", ".join(kids) + node.value[1]
-    if k == "set":
-        return "{" + ", ".join(kids) + "}"
-    if k == "rel":
-        out = kids[0]
-        for op, rhs in zip(node.value, kids[1:], strict=True):
-            out += f" {op} {rhs}"
-        return out
-    if k in ("matrix", "row"):
-        return "[" + ", ".join(kids) + "]"
-    return f"{k}({', '.join(kids)})"

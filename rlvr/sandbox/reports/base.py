@@ -3,13 +3,15 @@
 An adapter is a pure host-side function `parse(ReportInput) -> list[TestOutcome]`, optionally
 with `count_tests(source) -> int | None` (how many tests one test file defines). Adapters only
 parse; the code grader decides (only "passed" passes, counts and names must match). Sources, all
-equal: the built-ins below, `register_report_adapter`, the `rlvr.report_adapters` entry-point
+equal: the built-ins, `@register_report_adapter`, the `rlvr.report_adapters` entry-point
 group, a "package.module:function" reference, or "file.py:function" in the env folder.
 
 Built-ins: "pytest" (rlvr's own plugin, nonce-signed lines on a pipe the answer never sees the
 key of) here; "tap" (node --test), "go-test-json" (test2json) and "cargo-test" (libtest) in
-rlvr/sandbox/reports_stacks.py; "junit-xml" (GoogleTest, JUnit, pytest --junitxml, Catch2, ...)
-in rlvr/sandbox/reports_junit.py.
+stacks.py; "go-test-v" and "nonce-lines" in signed.py; "junit-xml" (GoogleTest, JUnit, pytest
+--junitxml, Catch2, ...) in junit.py. Those modules import this one and register themselves;
+the package's `__init__` imports them all, so importing `rlvr.sandbox.reports` loads every
+built-in.
 """
 
 from __future__ import annotations
@@ -68,9 +70,28 @@ class ReportAdapter:
 _ADAPTERS: dict[str, ReportAdapter] = {}
 
 
-def register_report_adapter(name: str, parse: Parse, count_tests: Count | None = None) -> None:
-    """Make `name` usable as `sandbox.report` in manifests."""
-    _ADAPTERS[name] = ReportAdapter(name, parse, count_tests)
+def register_report_adapter(
+    name: str, count_tests: Count | None = None
+) -> Callable[[Parse], Parse]:
+    """Decorate a parse function to make `name` usable as `sandbox.report` in manifests.
+
+    A name can be registered once: a second adapter under the same name is refused rather than
+    silently replacing the first (which would change how every stack using it is graded).
+    """
+
+    def deco(parse: Parse) -> Parse:
+        if name in _ADAPTERS:
+            old = _ADAPTERS[name].parse
+            raise ManifestError(
+                f"report adapter {name!r} is already registered (by {old.__module__}."
+                f"{old.__qualname__}); refusing to replace it with {parse.__module__}."
+                f"{parse.__qualname__}",
+                "register yours under another name and set sandbox.report to it",
+            )
+        _ADAPTERS[name] = ReportAdapter(name, parse, count_tests)
+        return parse
+
+    return deco
 
 
 def _from_object(name: str, obj: object, where: str) -> ReportAdapter:
@@ -203,8 +224,4 @@ def count_pytest(source: str) -> int | None:
         return None
 
 
-register_report_adapter("pytest", parse_pytest, count_pytest)
-
-# The stacks' adapters ("tap", "go-test-json", "cargo-test", "junit-xml") live in their own
-# modules.
-from rlvr.sandbox import reports_junit, reports_stacks  # noqa: E402, F401
+register_report_adapter("pytest", count_pytest)(parse_pytest)

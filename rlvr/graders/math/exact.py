@@ -8,13 +8,10 @@ the calling thread and sends only the rest to a worker.
 
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from rlvr.graders.math_parse import Node
+from rlvr.graders.math.tree import Node, fmt_fraction
 
 NOISE_DIGITS = 15
 DECIMAL_REL_TOL = Fraction(1, 10**9)
@@ -112,21 +109,6 @@ def _noise(gold: Fraction, ans: Fraction, sides: str) -> bool:
 
 def _fmt(q: Fraction) -> str:
     return fmt_fraction(q)
-
-
-def fmt_fraction(q: Fraction, width: int = 60) -> str:
-    """`q` as text, or its magnitude when the digits would not fit in `width` characters."""
-    bits = max(q.numerator.bit_length(), q.denominator.bit_length())
-    if bits * 0.30103 < width - 2:
-        return str(q)
-    if q == 0:
-        return "0"
-    log = math.log10(abs(q.numerator)) - math.log10(q.denominator)
-    exp = math.floor(log)
-    sign = "-" if q < 0 else ""
-    return (
-        f"{sign}{10 ** (log - exp):.9f}e{exp:+d} (a fraction of about {bits * 0.30103:.0f} digits)"
-    )
 
 
 def has_decimal(node: Node) -> bool:

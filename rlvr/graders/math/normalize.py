@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import re
 
-from rlvr.graders.math_notation import (
+from rlvr.graders.math.notation import (
     ROW_SPACE_RE,
     lead_phrase,
     numbers,
@@ -31,7 +31,7 @@ from rlvr.graders.math_notation import (
     scaled,
     sets,
 )
-from rlvr.graders.math_units import SINGLE_LETTER_UNITS, STOP_WORDS, canonical_unit, raw_unit
+from rlvr.graders.math.units import SINGLE_LETTER_UNITS, STOP_WORDS, canonical_unit, raw_unit
 
 _UNICODE = {
     "−": "-",

@@ -2,9 +2,9 @@
 
 Checks run in a fixed order and the first failure names the part that failed
 (`details["failure"]`): `format` (nothing decodable where a call was attempted, see
-`toolcall_parse`), `unknown_function` (a name the task did not offer), `schema` (arguments
-break the function's JSON Schema, see `toolcall_schema`), `count` (extra or missing calls),
-`value` (a wrong function or argument value, see `toolcall_match`).
+`parse`), `unknown_function` (a name the task did not offer), `schema` (arguments
+break the function's JSON Schema, see `schema`), `count` (extra or missing calls),
+`value` (a wrong function or argument value, see `match`).
 
 What `Task.gold` (or `expected` in `check`) means:
 
@@ -38,15 +38,15 @@ from typing import Any
 
 from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
-from rlvr.graders.toolcall_match import (
+from rlvr.graders.toolcall.match import (
     ExpectedCall,
     call_diff,
     gold_excuses,
     max_matching,
     parse_expected,
 )
-from rlvr.graders.toolcall_parse import ToolCall, parse_calls
-from rlvr.graders.toolcall_schema import Function, TaskSchemaError, functions
+from rlvr.graders.toolcall.parse import ToolCall, parse_calls
+from rlvr.graders.toolcall.schema import Function, TaskSchemaError, functions
 from rlvr.types import Task, Verdict
 
 DEFAULT_MAX_CHARS = 100_000

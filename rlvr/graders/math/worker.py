@@ -11,11 +11,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from rlvr.graders.math_compare import Outcome, equal
-from rlvr.graders.math_guard import Limits, TooBig, check_size, render
-from rlvr.graders.math_parse import Node, ParseError, parse
-from rlvr.graders.math_rules import Rules
-from rlvr.graders.math_values import NotComparable, to_value
+from rlvr.graders.math.compare import Outcome, equal
+from rlvr.graders.math.guard import Limits, TooBig, check_size
+from rlvr.graders.math.parse import parse
+from rlvr.graders.math.rules import Rules
+from rlvr.graders.math.tree import Node, ParseError, render
+from rlvr.graders.math.values import NotComparable, to_value
 
 Common = tuple[str, Limits, Rules]
 Forms = tuple[str, ...]

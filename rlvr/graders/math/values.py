@@ -14,10 +14,10 @@ from typing import Any
 
 import sympy
 
-from rlvr.graders.math_calculus import CALCULUS as _CALCULUS
-from rlvr.graders.math_exact import has_decimal, rational
-from rlvr.graders.math_parse import Node
-from rlvr.graders.math_relations import assigned, relation_value
+from rlvr.graders.math.calculus import CALCULUS as _CALCULUS
+from rlvr.graders.math.exact import has_decimal, rational
+from rlvr.graders.math.relations import assigned, relation_value
+from rlvr.graders.math.tree import Node
 
 MAX_PM = 4
 __all__ = ["assigned", "has_decimal", "rational", "scalar", "to_sympy", "to_value"]
@@ -41,7 +41,7 @@ def to_value(node: Node) -> Node:
         rows = tuple(Node("row", tuple(to_value(c) for c in r.kids)) for r in node.kids)
         return Node("matrix", rows)
     if kind == "rel":
-        return relation_value(node, to_value)
+        return relation_value(node, to_value, to_sympy)
     if kind in ("add", "mul", "neg") and _has_matrix(node):
         return _matrix_arithmetic(node)
     expansions = expand_pm(node)
@@ -153,7 +153,7 @@ _CONSTS = {"pi": sympy.pi, "e": sympy.E, "i": sympy.I, "oo": sympy.oo}
 
 
 def to_sympy(node: Node, positive: bool = False) -> sympy.Expr:
-    """A sympy expression for a scalar tree; call only after `math_guard.check_size`.
+    """A sympy expression for a scalar tree; call only after `guard.check_size`.
 
     `positive`: letters are positive reals, so `\\sqrt{1/n}` is `1/\\sqrt{n}`.
     """
@@ -168,7 +168,7 @@ def to_sympy(node: Node, positive: bool = False) -> sympy.Expr:
     if kind == "const":
         return _CONSTS[node.value]
     if kind in _CALCULUS:
-        return _CALCULUS[kind](node, positive)
+        return _CALCULUS[kind](node, positive, to_sympy)
     args = [to_sympy(k, positive) for k in node.kids]
     if kind == "fn" and node.value in _FUNCS:
         return _FUNCS[node.value](*args)

@@ -26,14 +26,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rlvr.graders.math_hedge import (
+from rlvr.graders.math.hedge import (
     PROSE_HEDGE_RE,
     REFUSAL_RE,
     REVISION_RE,
     box_hedged,
     negated,
 )
-from rlvr.graders.math_normalize import matching_brace
+from rlvr.graders.math.normalize import matching_brace
 
 Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_number", "none"]
 

@@ -24,8 +24,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.graders.toolcall_parse import ToolCall
-from rlvr.graders.toolcall_schema import Function, TaskSchemaError
+from rlvr.graders.toolcall.parse import ToolCall
+from rlvr.graders.toolcall.schema import Function, TaskSchemaError
 
 
 @dataclass(frozen=True)

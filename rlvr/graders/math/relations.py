@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import sympy
 from sympy.solvers.inequalities import solve_univariate_inequality
 
-from rlvr.graders.math_parse import Node
+from rlvr.graders.math.tree import Node, render
 
 _OPEN = {"<": "(", "<=": "["}
 _CLOSE = {"<": ")", "<=": "]"}
@@ -25,8 +26,11 @@ _NAME_KINDS = frozenset({"sym", "mul", "frac", "inv", "tuple", "list"})
 _SYMPY_REL = {"<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}
 
 
-def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
-    """The value a top-level relation tree states."""
+def relation_value(
+    node: Node, to_value: Callable[[Node], Node], to_sympy: Callable[[Node], Any]
+) -> Node:
+    """The value a top-level relation tree states (the converters come from `values`, which
+    imports this module)."""
     ops: tuple[str, ...] = node.value
     sides = node.kids
     if ops[0] == "~" and is_name(sides[0]):  # `x \approx 4` names its value
@@ -47,7 +51,7 @@ def relation_value(node: Node, to_value: Callable[[Node], Node]) -> Node:
         return Node("eq", (lhs, rhs))
     interval = _as_interval(ops, sides)
     if interval is None:
-        interval = _solved(ops, sides)
+        interval = _solved(ops, sides, to_sympy)
     if interval is not None:
         return interval
     return Node("rel", tuple(to_value(s) for s in sides), ops)
@@ -110,10 +114,10 @@ def _as_interval(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
     return _interval(var, bound, inf, (_OPEN[_FLIP[op]], ")"))
 
 
-def _solved(ops: tuple[str, ...], sides: tuple[Node, ...]) -> Node | None:
+def _solved(
+    ops: tuple[str, ...], sides: tuple[Node, ...], to_sympy: Callable[[Node], Any]
+) -> Node | None:
     """Solve an inequality in one letter over the reals: x in a union of intervals."""
-    from rlvr.graders.math_values import to_sympy
-
     names = set().union(*(_symbols(s) for s in sides))
     if len(names) != 1 or not all(o in _SYMPY_REL for o in ops):
         return None
@@ -171,8 +175,6 @@ def _value_is_name(value: Node) -> bool:
 
 def name_of(eq: Node) -> str:
     """A printable name of an assignment's named side, for reasons."""
-    from rlvr.graders.math_guard import render
-
     for side in eq.kids:
         if _value_is_name(side):
             return render(side.kids[0]) if side.kind == "scalar" else render(side)

@@ -33,23 +33,25 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
-from rlvr.graders.bounded import PoolError, shared_pool
-from rlvr.graders.math_choice import choice_letter, grade_choice, multi_choice
-from rlvr.graders.math_exact import compare_rationals, plain_number
-from rlvr.graders.math_extract import Extraction, extract_answers, gold_answer
-from rlvr.graders.math_fast import Plain, compare_plain, read_plain
-from rlvr.graders.math_guard import Limits
-from rlvr.graders.math_normalize import has_percent, normalize, unit_of
-from rlvr.graders.math_notation import base_digits
-from rlvr.graders.math_rules import Rules
-from rlvr.graders.math_units import unit_conflict
-from rlvr.graders.math_verdicts import clip as _clip
-from rlvr.graders.math_verdicts import gold_problem as _gold_problem
-from rlvr.graders.math_verdicts import worker_verdict
+from rlvr.graders.bounded import Named, PoolError, shared_pool
+from rlvr.graders.math.choice import choice_letter, grade_choice, multi_choice
+from rlvr.graders.math.exact import compare_rationals, plain_number
+from rlvr.graders.math.extract import Extraction, extract_answers, gold_answer
+from rlvr.graders.math.fast import Plain, compare_plain, read_plain
+from rlvr.graders.math.guard import Limits
+from rlvr.graders.math.normalize import has_percent, normalize, unit_of
+from rlvr.graders.math.notation import base_digits
+from rlvr.graders.math.rules import Rules
+from rlvr.graders.math.units import unit_conflict
+from rlvr.graders.math.verdicts import clip as _clip
+from rlvr.graders.math.verdicts import gold_problem as _gold_problem
+from rlvr.graders.math.verdicts import worker_verdict
 from rlvr.types import Task, Verdict
 
 MAX_CANDIDATES = 8
-_WORKER_MODULES = ("rlvr.graders.math_worker",)
+_WORKER_MODULES = ("rlvr.graders.math.worker",)
+# `worker.check_candidates(common, item)`, by name so the grading thread never loads sympy.
+_REMOTE = Named("rlvr.graders.math.worker:check_candidates")
 _IDENTICAL = "identical to the gold"
 _SHORT_CHARS = 40
 
@@ -130,13 +132,6 @@ class _Gold:
     letter: str | None
     tree: Plain | None = None
     unit: str | None = None
-
-
-def _remote(common: tuple[str, Limits, Rules], item: Any) -> dict[str, Any]:
-    """Runs in the worker; imported lazily so the grading thread never loads sympy."""
-    from rlvr.graders.math_worker import check_candidates
-
-    return check_candidates(common, item)
 
 
 @register_grader("math")
@@ -316,7 +311,7 @@ class MathGrader:
         try:
             pool = shared_pool(_WORKER_MODULES, opts.workers, opts.memory_mb)
             common = (gold_norm, opts.limits, opts.rules)
-            results = pool.run_batch(_remote, common, items, timeout_s=opts.timeout_s)
+            results = pool.run_batch(_REMOTE, common, items, timeout_s=opts.timeout_s)
         except PoolError as exc:
             for i in range(len(verdicts)):
                 if verdicts[i] is None or check_gold:

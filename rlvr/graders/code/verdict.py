@@ -12,7 +12,7 @@ with the exception and its traceback), and a test command that ended before any 
 report, or only the runner's own `(exit status N)` / `<session>` entries; a compile error, a
 crashed runner, memory exhausted before the first test). The latter is a `grader_error` marked
 `no_test_ran` in the details; the code grader then runs the task's reference once to tell a
-broken task (masked) from an answer that broke the build (scored 0), see code.py.
+broken task (masked) from an answer that broke the build (scored 0), see grader.py.
 """
 
 from __future__ import annotations

@@ -1,23 +1,37 @@
 """The atoms of the answer grammar: numbers, symbols, brackets, LaTeX commands, matrices.
 
-Split from `math_parse` to keep modules small; `Parser.postfix` calls `parse_atom` here.
+Split from `parse` to keep modules small: `Parser.postfix` calls `parse_atom` here, and the
+atoms call back into the parser through the `Cursor` protocol it implements, so this module does
+not import `parse`. Big operators and limits (`\\sum`, `\\prod`, `\\lim`) are atoms too; `calculus`
+evaluates them.
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from rlvr.graders.math_calculus import parse_big_operator, parse_limit
-from rlvr.graders.math_parse import _CLOSERS, _CONSTS, _MATRIX_ENVS, FUNCS, GREEK, Node, ParseError
-
-if TYPE_CHECKING:
-    from rlvr.graders.math_parse import Parser
+from rlvr.graders.math.lexicon import CLOSERS, CONSTS, FUNCS, GREEK, MATRIX_ENVS
+from rlvr.graders.math.tree import Node, ParseError
 
 MAX_SCI_EXPONENT = 1000
 _SCI_RE = re.compile(r"[eE]([+-]?\d+)$")
 _ARC = {"sin": "arcsin", "cos": "arccos", "tan": "arctan"}
+
+
+class Cursor(Protocol):
+    """What the atoms need from the parser (`parse.Parser` implements it)."""
+
+    def peek(self, offset: int = 0) -> tuple[str, str]: ...
+    def take(self) -> tuple[str, str]: ...
+    def expect(self, text: str) -> None: ...
+    def at(self, *texts: str) -> bool: ...
+    def seq(self) -> Node: ...
+    def additive(self) -> Node: ...
+    def term(self) -> Node: ...
+    def factor(self) -> Node: ...
+    def _starts_factor(self, tok: tuple[str, str], prev: Node) -> bool: ...
 
 
 def number(text: str) -> Node:
@@ -29,7 +43,7 @@ def number(text: str) -> Node:
     return Node("num", value=(Fraction(text), decimal))
 
 
-def parse_atom(p: Parser) -> Node:
+def parse_atom(p: Cursor) -> Node:
     """One atom: a number, symbol, constant, bracketed group, command or matrix."""
     kind, text = p.peek()
     if kind == "num":
@@ -62,7 +76,7 @@ def parse_atom(p: Parser) -> Node:
     raise ParseError(f"unexpected {text!r}" if text else "the answer ends too early")
 
 
-def _command(p: Parser) -> Node:
+def _command(p: Cursor) -> Node:
     text = p.peek()[1]
     name = text[1:]
     if text == "\\{":
@@ -89,15 +103,15 @@ def _command(p: Parser) -> Node:
         inner = p.additive()
         p.expect("\\rfloor" if name == "lfloor" else "\\rceil")
         return Node("fn", (inner,), "floor" if name == "lfloor" else "ceiling")
-    if text in _CONSTS:
-        value = _CONSTS[text]
+    if text in CONSTS:
+        value = CONSTS[text]
         return Node("set", ()) if value == "empty" else Node("const", value=value)
     if name in GREEK:
         return Node("sym", value=name)
     raise ParseError(f"unsupported command {text}")
 
 
-def latex_arg(p: Parser) -> Node:
+def latex_arg(p: Cursor) -> Node:
     """A LaTeX macro argument: a braced group, or one token (`\\frac12` takes the digit 1)."""
     kind, text = p.peek()
     if text == "{" and kind == "op":
@@ -116,7 +130,7 @@ def latex_arg(p: Parser) -> Node:
     return parse_atom(p)
 
 
-def parse_exponent(p: Parser) -> Node:
+def parse_exponent(p: Cursor) -> Node:
     """After `^`: a braced group, a whole number (`2^10` is 1024), or a signed atom."""
     kind, text = p.peek()
     if text in ("-", "+") and kind == "op":
@@ -129,7 +143,7 @@ def parse_exponent(p: Parser) -> Node:
     return latex_arg(p)
 
 
-def parse_subscript(p: Parser) -> str:
+def parse_subscript(p: Cursor) -> str:
     """After `_`: the subscript's raw text, kept as part of a symbol's name (`x_1`, `a_{n}`)."""
     text = p.take()[1]
     if text != "{":
@@ -143,7 +157,7 @@ def parse_subscript(p: Parser) -> str:
     return "".join(parts)
 
 
-def _function(p: Parser, name: str) -> Node:
+def _function(p: Cursor, name: str) -> Node:
     p.take()
     power: Node | None = None
     base: Node | None = None
@@ -176,7 +190,7 @@ def _is_minus_one(node: Node) -> bool:
     return node.kind == "neg" and node.kids[0].kind == "num" and node.kids[0].value[0] == 1
 
 
-def _bare_argument(p: Parser) -> Node:
+def _bare_argument(p: Cursor) -> Node:
     """`\\sin 2x` is sin(2x); the argument stops before the next function or operator."""
     factors = [p.factor()]
     while True:
@@ -189,9 +203,9 @@ def _bare_argument(p: Parser) -> Node:
     return factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
 
 
-def _brackets(p: Parser) -> Node:
+def _brackets(p: Cursor) -> Node:
     opener = p.take()[1]
-    closers = _CLOSERS[opener]
+    closers = CLOSERS[opener]
     if p.peek()[1] in closers:
         p.take()
         return Node("set", ()) if opener == "\\{" else Node("tuple", (), (opener, ")"))
@@ -209,9 +223,9 @@ def _brackets(p: Parser) -> Node:
     return inner
 
 
-def _matrix(p: Parser) -> Node:
+def _matrix(p: Cursor) -> Node:
     env = re.sub(r"\s", "", p.take()[1])[len("\\begin{") : -1]
-    if env not in _MATRIX_ENVS:
+    if env not in MATRIX_ENVS:
         raise ParseError(f"unsupported environment {env}")
     if env == "array" and p.at("{"):  # the column spec, `{cc}` or `{c|c}`
         p.take()
@@ -243,7 +257,7 @@ def _matrix(p: Parser) -> Node:
     return Node("matrix", tuple(rows))
 
 
-def base_number(p: Parser, node: Node) -> Node:
+def base_number(p: Cursor, node: Node) -> Node:
     """`204_5` (after the `_`): a numeral in base 2-36, read as its value (54)."""
     digits = str(node.value[0].numerator) if not node.value[1] else ""
     base_text = parse_subscript(p)
@@ -253,3 +267,41 @@ def base_number(p: Parser, node: Node) -> Node:
         return Node("num", value=(Fraction(int(digits, int(base_text))), False))
     except ValueError:
         raise ParseError(f"{digits} has a digit that base {base_text} does not have") from None
+
+
+_ARROWS = ("\\to", "\\rightarrow", "\\longrightarrow", "\\mapsto")
+
+
+def parse_big_operator(p: Cursor, name: str) -> Node:
+    """After `\\sum` or `\\prod`: `_{k=a}^{b}` then the body."""
+    lower: Node | None = None
+    upper: Node | None = None
+    while p.at("_", "^"):
+        if p.take()[1] == "_":
+            lower = latex_arg(p)
+        else:
+            upper = parse_exponent(p)
+    if lower is None or upper is None or lower.kind != "rel" or lower.value != ("=",):
+        raise ParseError(f"\\{name} needs _{{k=a}}^{{b}}")
+    var, start = lower.kids
+    if var.kind != "sym":
+        raise ParseError(f"the index of \\{name} must be a letter")
+    return Node(name, (var, start, upper, p.term()))
+
+
+def parse_limit(p: Cursor) -> Node:
+    """After `\\lim`: `_{x \\to a}` then the body."""
+    if not p.at("_"):
+        raise ParseError("\\lim needs _{x \\to a}")
+    p.take()
+    braced = p.at("{")
+    if braced:
+        p.take()
+    var = parse_atom(p)
+    if var.kind != "sym" or not p.at(*_ARROWS):
+        raise ParseError("\\lim needs _{x \\to a}")
+    p.take()
+    point = p.additive()
+    if braced:
+        p.expect("}")
+    return Node("lim", (var, point, p.term()))

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from rlvr.sandbox.reports import Outcome, ReportInput, TestOutcome, register_report_adapter
-from rlvr.sandbox.reports_stacks import _exit_check
+from rlvr.sandbox.reports.base import Outcome, ReportInput, TestOutcome, register_report_adapter
+from rlvr.sandbox.reports.stacks import _exit_check
 
 MESSAGE_CHARS = 500
 OUTCOME_OF = {"failure": "failed", "error": "error", "skipped": "skipped"}
@@ -62,4 +62,4 @@ def parse_junit_xml(inp: ReportInput) -> list[TestOutcome]:
     return _exit_check(out, inp)
 
 
-register_report_adapter("junit-xml", parse_junit_xml)
+register_report_adapter("junit-xml")(parse_junit_xml)

@@ -28,8 +28,10 @@ from rlvr.errors import ManifestError
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.translator import load_translator
 from rlvr.graders.base import register_grader
-from rlvr.graders.code_verdict import infra_verdict
-from rlvr.graders.function_verdict import function_verdict
+from rlvr.graders.code.function_verdict import function_verdict
+from rlvr.graders.code.grader import CodeGrader
+from rlvr.graders.code.verdict import infra_verdict
+from rlvr.manifest import format_validation_error, read_manifest
 from rlvr.sandbox.client import install_signal_handlers
 from rlvr.sandbox.docker import ExecOutcome, InfraFailure, get_pool, new_job_id
 from rlvr.sandbox.spec import SandboxSpec, load_spec
@@ -70,8 +72,6 @@ class FunctionOptions(BaseModel):
 
 def stack_sandbox(translator: Any) -> dict[str, Any]:
     """The [sandbox] table of the stack folder the translator lives in ({} when it has none)."""
-    from rlvr.manifest import read_manifest
-
     folder = Path(translator.__file__).resolve().parent
     try:
         return read_manifest(folder).sandbox or {}
@@ -96,8 +96,6 @@ class FunctionGrader:
         try:
             self.options = FunctionOptions.model_validate(options)
         except ValidationError as e:
-            from rlvr.manifest import format_validation_error
-
             raise ManifestError(format_validation_error("function grader options", e)) from None
         self.env_dir = Path(self.options.env_dir) if self.options.env_dir else None
         stack = self.options.stack
@@ -110,8 +108,6 @@ class FunctionGrader:
         self.spec = function_spec(self.translator, {**table, **self.options.limits}, self.env_dir)
         self._fallback: Any = None
         if self.options.fallback == "python-check":
-            from rlvr.graders.code import CodeGrader
-
             self._fallback = CodeGrader(
                 sandbox={**table, "runner": "python-check"},
                 env_dir=self.options.env_dir, extract="function", reward=self.options.reward,

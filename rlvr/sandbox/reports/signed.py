@@ -17,8 +17,8 @@ import hashlib
 import hmac
 import re
 
-from rlvr.sandbox.reports import Outcome, ReportInput, TestOutcome, register_report_adapter
-from rlvr.sandbox.reports_stacks import MESSAGE_CHARS, _exit_check, count_go_tests, count_rust_tests
+from rlvr.sandbox.reports.base import Outcome, ReportInput, TestOutcome, register_report_adapter
+from rlvr.sandbox.reports.stacks import MESSAGE_CHARS, _exit_check, count_go_tests, count_rust_tests
 
 # --- go test -v (the test binary's own stdout, read by the runner) ---------------------------
 
@@ -134,5 +134,5 @@ def parse_nonce_lines(inp: ReportInput) -> list[TestOutcome]:
     return _exit_check(out, inp, why)
 
 
-register_report_adapter("go-test-v", parse_go_test_v, count_go_tests)
-register_report_adapter("nonce-lines", parse_nonce_lines, count_rust_tests)
+register_report_adapter("go-test-v", count_go_tests)(parse_go_test_v)
+register_report_adapter("nonce-lines", count_rust_tests)(parse_nonce_lines)

@@ -2,7 +2,7 @@
 
 A hand-written parser rather than sympy's `parse_expr` (which calls `eval`) or a LaTeX grammar:
 model output is untrusted, and the tree must exist before anything is computed so that
-`math_guard` can measure it first. Choices a reader might question:
+`guard` can measure it first. Choices a reader might question:
 
 - an unbraced exponent takes the whole number (`2^10` is 1024), while `\\frac12` and `\\sqrt2`
   take one digit as LaTeX does;
@@ -18,117 +18,20 @@ model output is untrusted, and the tree must exist before anything is computed s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
 
-MAX_DEPTH = 60
-MAX_TOKENS = 1500
-
-
-class ParseError(ValueError):
-    """The text is not an answer this parser understands."""
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """One syntax-tree node: `kind` names it, `kids` are sub-trees, `value` is a leaf payload."""
-
-    kind: str
-    kids: tuple[Node, ...] = ()
-    value: Any = None
-
-    def __str__(self) -> str:
-        from rlvr.graders.math_guard import render
-
-        return render(self)
-
-
-def num(value: Fraction | int, decimal: bool = False) -> Node:
-    return Node("num", value=(Fraction(value), decimal))
-
-
-_TOKEN_RE = re.compile(
-    r"(?P<ws>\s+)"
-    r"|(?P<num>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)"
-    r"|(?P<env>\\(?:begin|end)\s*\{[a-zA-Z]+\*?\})"
-    r"|(?P<cmd>\\[a-zA-Z]+|\\[{}|\\])"
-    r"|(?P<word>[a-zA-Z]+)"
-    r"|(?P<op><=|>=|!=|\*\*|[-+*/^_!,;:()\[\]{}|=<>&'])"
+from rlvr.graders.math.atoms import base_number, parse_atom, parse_exponent, parse_subscript
+from rlvr.graders.math.lexicon import (
+    DIV_OPS,
+    GREEK,
+    MUL_OPS,
+    NOT_FACTOR_CMDS,
+    RELATIONS,
+    WORD_KEYWORDS,
+    tokenize,
 )
-FUNCS = frozenset(
-    "sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh log ln exp lg gcd lcm".split()  # noqa: SIM905
-)
-_WORD_KEYWORDS = {"pi": ("const", "pi"), "oo": ("const", "oo"), "inf": ("const", "oo")}
-_WORD_KEYWORDS |= {"infty": ("const", "oo"), "infinity": ("const", "oo"), "sqrt": ("cmd", "sqrt")}
-_WORD_KEYWORDS |= {"or": ("sep", "or"), "and": ("sep", "and")}
-_WORD_KEYWORDS |= {f: ("cmd", f) for f in FUNCS}
-GREEK = frozenset(
-    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa "  # noqa: SIM905
-    "lambda mu nu xi rho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta "
-    "Lambda Xi Sigma Phi Psi Omega".split()
-)
-_RELATIONS = {
-    "=": "=",
-    "<": "<",
-    ">": ">",
-    "<=": "<=",
-    ">=": ">=",
-    "!=": "!=",
-    "\\le": "<=",
-    "\\leq": "<=",
-    "\\ge": ">=",
-    "\\geq": ">=",
-    "\\ne": "!=",
-    "\\neq": "!=",
-    "\\lt": "<",
-    "\\gt": ">",
-    "\\in": "in",
-    "\\approx": "~",
-    "\\equiv": "=",
-}
-_MUL_OPS = {"*", "\\cdot", "\\times", "**"}
-_DIV_OPS = {"/", "\\div", ":"}
-_CONSTS = {"\\pi": "pi", "\\infty": "oo", "\\emptyset": "empty", "\\varnothing": "empty"}
-_MATRIX_ENVS = frozenset(
-    {"pmatrix", "bmatrix", "matrix", "Bmatrix", "vmatrix", "smallmatrix", "array"}
-)
-_CLOSERS = {"(": (")", "]"), "[": (")", "]"), "\\{": ("\\}",)}
-_NOT_FACTOR_CMDS = frozenset(
-    {"\\}", "\\\\", "\\div", "\\pm", "\\mp", "\\cup", "\\rfloor", "\\rceil", "\\choose"}
-    | {"\\bmod", "\\mod", "\\to", "\\rightarrow"}
-    | set(_RELATIONS)
-    | _MUL_OPS
-)
+from rlvr.graders.math.tree import MAX_DEPTH, Node, ParseError, num
 
-
-def tokenize(text: str) -> list[tuple[str, str]]:
-    """(kind, text) tokens; kinds: num, cmd, sym, const, sep, op."""
-    tokens: list[tuple[str, str]] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN_RE.match(text, pos)
-        if m is None:
-            raise ParseError(f"unexpected character {text[pos]!r} at position {pos}")
-        pos = m.end()
-        kind = m.lastgroup or ""
-        tok = m.group(0)
-        if kind == "ws":
-            continue
-        if kind == "word":
-            tokens.extend(_word_tokens(tok))
-        else:
-            tokens.append((kind, tok))
-        if len(tokens) > MAX_TOKENS:
-            raise ParseError(f"more than {MAX_TOKENS} tokens")
-    return tokens
-
-
-def _word_tokens(word: str) -> list[tuple[str, str]]:
-    if word in _WORD_KEYWORDS:
-        kind, name = _WORD_KEYWORDS[word]
-        return [(kind, "\\" + name if kind == "cmd" else name)]
-    return [("sym", ch) for ch in word]
+__all__ = ["Node", "ParseError", "Parser", "num", "parse", "text_answer", "tokenize"]
 
 
 class Parser:
@@ -188,8 +91,8 @@ class Parser:
     def relation(self) -> Node:
         items = [self.union()]
         ops: list[str] = []
-        while self.peek()[1] in _RELATIONS and self.peek()[0] in ("op", "cmd"):
-            ops.append(_RELATIONS[self.take()[1]])
+        while self.peek()[1] in RELATIONS and self.peek()[0] in ("op", "cmd"):
+            ops.append(RELATIONS[self.take()[1]])
             items.append(self.union())
         if not ops:
             return items[0]
@@ -234,14 +137,14 @@ class Parser:
         factors = [self.factor()]
         while True:
             tok = self.peek()
-            if tok[1] in _MUL_OPS:
+            if tok[1] in MUL_OPS:
                 self.take()
                 factors.append(self.factor())
             elif tok[1] in ("\\bmod", "\\mod"):
                 self.take()
                 left = factors[0] if len(factors) == 1 else Node("mul", tuple(factors))
                 factors = [Node("mod", (left, self.factor()))]
-            elif tok[1] in _DIV_OPS:
+            elif tok[1] in DIV_OPS:
                 self.take()
                 factors.append(Node("inv", (self.factor(),)))
             elif self._starts_factor(tok, factors[-1]):
@@ -263,7 +166,7 @@ class Parser:
         if kind == "num":
             return prev.kind != "num"
         if kind == "cmd":
-            return text not in _NOT_FACTOR_CMDS
+            return text not in NOT_FACTOR_CMDS
         if kind == "env":
             return text.startswith("\\begin")
         return kind == "op" and text in ("(", "{")
@@ -274,8 +177,6 @@ class Parser:
         return self.postfix()
 
     def postfix(self) -> Node:
-        from rlvr.graders.math_atoms import base_number, parse_atom, parse_exponent, parse_subscript
-
         node = parse_atom(self)
         while True:
             if self.at("!"):
@@ -314,7 +215,7 @@ def text_answer(text: str) -> str | None:
     if not _TEXT_RE.fullmatch(text):
         return None
     words = re.findall(r"[A-Za-z]+", text)
-    if all(w in _WORD_KEYWORDS or w in GREEK for w in words):
+    if all(w in WORD_KEYWORDS or w in GREEK for w in words):
         return None
     if max(len(w) for w in words) < 3 and text.lower() != "no":
         return None

@@ -36,7 +36,7 @@ import json
 import re
 from collections import Counter
 
-from rlvr.sandbox.reports import Outcome, ReportInput, TestOutcome, register_report_adapter
+from rlvr.sandbox.reports.base import Outcome, ReportInput, TestOutcome, register_report_adapter
 
 MESSAGE_CHARS = 500
 
@@ -282,10 +282,6 @@ def count_rust_tests(source: str) -> int | None:
     return n or None
 
 
-register_report_adapter("tap", parse_node_tap, count_node_tests)
-
-# The signed reports of the stacks whose judge and answer are apart live in their own module.
-from rlvr.sandbox import reports_signed  # noqa: E402, F401
-
-register_report_adapter("go-test-json", parse_go_test_json, count_go_tests)
-register_report_adapter("cargo-test", parse_cargo_test, count_rust_tests)
+register_report_adapter("tap", count_node_tests)(parse_node_tap)
+register_report_adapter("go-test-json", count_go_tests)(parse_go_test_json)
+register_report_adapter("cargo-test", count_rust_tests)(parse_cargo_test)

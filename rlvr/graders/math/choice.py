@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from rlvr.graders.math_extract import extract_answers
-from rlvr.graders.math_normalize import normalize
+from rlvr.graders.math.extract import extract_answers
+from rlvr.graders.math.normalize import normalize
 from rlvr.types import Verdict
 
 _LETTER_RE = re.compile(r"\(?([A-J])\)?")
