@@ -16,20 +16,23 @@ translator bug that reference validation catches).
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from pathlib import Path
 
 from rlvr.functions.render import (
+    call_args,
+    camel,
     commented,
-    doc_text,
-    example_lines,
+    doc_prompt,
+    driver_template,
+    int_outside,
     pascal,
     quoted_string,
+    safe_name,
     signature_types,
+    special_float,
+    with_prompt,
 )
-from rlvr.functions.task import FunctionTask
+from rlvr.functions.task import Case, FunctionTask
 from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code.extract import extract_fenced
 
@@ -113,18 +116,6 @@ def _nested_tuple(t: FType, top: bool) -> str | None:
     return None
 
 
-def _ints(value: object) -> list[int]:
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, list):
-        return [i for v in value for i in _ints(v)]
-    if isinstance(value, dict):
-        return [i for v in value.values() for i in _ints(v)]
-    return []
-
-
 def unsupported(task: FunctionTask) -> str | None:
     params, ret = signature_types(task)
     for t in params:
@@ -134,11 +125,8 @@ def unsupported(task: FunctionTask) -> str | None:
     why = _nested_tuple(ret, top=True)
     if why:
         return why
-    for case in task.cases:
-        big = [i for i in _ints([case.args, case.expected]) if not -INT64 <= i < INT64]
-        if big:
-            return f"integer {big[0]} does not fit Go's int (64-bit)"
-    return None
+    big = int_outside(task, -INT64, INT64)
+    return None if big is None else f"integer {big} does not fit Go's int (64-bit)"
 
 
 def entry_name(task: FunctionTask) -> str:
@@ -146,10 +134,7 @@ def entry_name(task: FunctionTask) -> str:
 
 
 def param_name(name: str) -> str:
-    from rlvr.functions.render import camel
-
-    c = camel(name)
-    return c + "_" if c in RESERVED else c
+    return safe_name(camel(name), RESERVED)
 
 
 def type_name(t: FType) -> str:
@@ -181,11 +166,7 @@ def _go(t: FType, v: object, shown: bool = False) -> str:
     k = t.kind
     if k == "float":
         f = float(v)  # type: ignore[arg-type]
-        if math.isnan(f):
-            return "math.NaN()"
-        if math.isinf(f):
-            return f"math.Inf({1 if f > 0 else -1})"
-        return repr(f)
+        return special_float(f, "math.NaN()", "math.Inf(1)", "math.Inf(-1)") or repr(f)
     if k == "int":
         return str(v)
     if k == "bool":
@@ -210,10 +191,6 @@ def literal(t: FType, value: object) -> str:
     return _go(t, decode(t, value))
 
 
-def _args(params: list[FType], args: list) -> str:
-    return ", ".join(literal(t, a) for t, a in zip(params, args, strict=True))
-
-
 def signature(task: FunctionTask) -> str:
     params, ret = signature_types(task)
     args = ", ".join(
@@ -231,15 +208,16 @@ def _shown(ret: FType, expected: object) -> str:
 
 
 def prompt(task: FunctionTask) -> str:
-    if STACK in task.prompts:
-        return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task, DOC_WORDS, entry_name(task))
-    lines += example_lines(
-        task,
-        lambda c: f"{entry_name(task)}({_args(params, c.args)}) returns {_shown(ret, c.expected)}",
-    )
-    return "package solution\n\n" + commented(lines, "// ") + "\n" + signature(task) + " {\n"
+
+    def show(c: Case) -> str:
+        call = f"{entry_name(task)}({call_args(literal, params, c.args)})"
+        return f"{call} returns {_shown(ret, c.expected)}"
+
+    def frame(lines: list[str]) -> str:
+        return "package solution\n\n" + commented(lines, "// ") + "\n" + signature(task) + " {\n"
+
+    return doc_prompt(task, STACK, show, frame, DOC_WORDS, entry_name(task))
 
 
 def stub(task: FunctionTask) -> str:
@@ -250,18 +228,17 @@ def program(task: FunctionTask, completion: str) -> str | None:
     code = extract_fenced(completion, LANGUAGES)
     if code is None:
         code = completion
-    if not re.search(rf"\bfunc\s+{re.escape(entry_name(task))}\s*\(", code):
-        code = prompt(task) + code
+    code = with_prompt(code, rf"\bfunc\s+{re.escape(entry_name(task))}\s*\(", prompt(task))
     code = re.sub(r"^\s*package\s+\w+\s*;?[ \t]*$", "", code, count=1, flags=re.M)
     return "package solution\n\n" + code.lstrip("\n")
 
 
-_HELPERS = (Path(__file__).parent / "function_driver.go.in").read_text(encoding="utf-8")
+_HELPERS = driver_template(__file__, "function_driver.go.in")
 
 
 def _case_call(task: FunctionTask, i: int, args: list) -> str:
     params, ret = signature_types(task)
-    call = f"sol.{entry_name(task)}({_args(params, args)})"
+    call = f"sol.{entry_name(task)}({call_args(literal, params, args)})"
     if ret.is_fixed_tuple:
         names = ", ".join(f"r{j}" for j in range(len(ret.args)))
         body = f"{names} := {call}; return []interface{{}}{{{names}}}"
@@ -276,6 +253,3 @@ def driver(task: FunctionTask) -> dict[str, str]:
     calls = "\n".join(_case_call(task, i, c.args) for i, c in enumerate(task.cases))
     main = f"\nfunc main() {{\n{calls}\n}}\n"
     return {"go.mod": "module rlvrjob\n\ngo 1.19\n", "main.go": head + _HELPERS + main}
-
-
-_ = json

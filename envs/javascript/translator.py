@@ -14,18 +14,21 @@ from __future__ import annotations
 import json
 import math
 import re
-from pathlib import Path
 
 from rlvr.functions.render import (
+    call_args,
     camel,
     commented,
-    doc_text,
-    driver_cases_json,
-    example_lines,
+    doc_prompt,
+    driver_template,
+    fill_driver,
+    int_outside,
+    safe_name,
     signature_types,
-    type_tree,
+    special_float,
+    with_prompt,
 )
-from rlvr.functions.task import FunctionTask
+from rlvr.functions.task import Case, FunctionTask
 from rlvr.functions.typelang import FType
 from rlvr.graders.code.extract import extract_fenced
 
@@ -93,34 +96,17 @@ RESERVED = set(
 )
 
 
-def _ints(value: object) -> list[int]:
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, list):
-        return [i for v in value for i in _ints(v)]
-    if isinstance(value, dict):
-        return [i for v in value.values() for i in _ints(v)]
-    return []
-
-
 def unsupported(task: FunctionTask) -> str | None:
-    for case in task.cases:
-        big = [i for i in _ints([case.args, case.expected]) if abs(i) > MAX_SAFE]
-        if big:
-            return f"integer {big[0]} does not fit a JavaScript number exactly"
-    return None
+    big = int_outside(task, -MAX_SAFE, MAX_SAFE + 1)
+    return None if big is None else f"integer {big} does not fit a JavaScript number exactly"
 
 
 def entry_name(task: FunctionTask) -> str:
-    name = camel(task.entry_point)
-    return name + "_" if name in RESERVED else name
+    return safe_name(camel(task.entry_point), RESERVED)
 
 
 def param_name(name: str) -> str:
-    c = camel(name)
-    return c + "_" if c in RESERVED else c
+    return safe_name(camel(name), RESERVED)
 
 
 def type_name(t: FType) -> str:
@@ -147,11 +133,7 @@ def type_name(t: FType) -> str:
 
 
 def _num(value: float) -> str:
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    return repr(value)
+    return special_float(value, "NaN", "Infinity", "-Infinity") or repr(value)
 
 
 def literal(t: FType, value: object) -> str:
@@ -178,8 +160,7 @@ def literal(t: FType, value: object) -> str:
 
 def _call(task: FunctionTask, args: list) -> str:
     params, _ = signature_types(task)
-    inner = ", ".join(literal(t, a) for t, a in zip(params, args, strict=True))
-    return f"{entry_name(task)}({inner})"
+    return f"{entry_name(task)}({call_args(literal, params, args)})"
 
 
 def signature(task: FunctionTask) -> str:
@@ -188,16 +169,19 @@ def signature(task: FunctionTask) -> str:
 
 
 def prompt(task: FunctionTask) -> str:
-    if STACK in task.prompts:
-        return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task, DOC_WORDS, entry_name(task))
-    lines += example_lines(task, lambda c: f"{_call(task, c.args)} // {literal(ret, c.expected)}")
-    lines.append("")
-    for p, t in zip(task.signature.params, params, strict=True):
-        lines.append(f"@param {{{type_name(t)}}} {param_name(p.name)}")
-    lines.append(f"@returns {{{type_name(ret)}}}")
-    return "/**\n" + commented(lines, " * ") + "\n */\n" + signature(task) + " {\n"
+
+    def frame(lines: list[str]) -> str:
+        lines.append("")
+        for p, t in zip(task.signature.params, params, strict=True):
+            lines.append(f"@param {{{type_name(t)}}} {param_name(p.name)}")
+        lines.append(f"@returns {{{type_name(ret)}}}")
+        return "/**\n" + commented(lines, " * ") + "\n */\n" + signature(task) + " {\n"
+
+    def show(c: Case) -> str:
+        return f"{_call(task, c.args)} // {literal(ret, c.expected)}"
+
+    return doc_prompt(task, STACK, show, frame, DOC_WORDS, entry_name(task))
 
 
 def stub(task: FunctionTask) -> str:
@@ -212,20 +196,12 @@ def program(task: FunctionTask, completion: str) -> str | None:
         code = completion
     code = re.sub(r"^(\s*)export\s+(default\s+)?", r"\1", code, flags=re.M)
     name = re.escape(entry_name(task))
-    if re.search(rf"(function\s*\*?\s*{name}\b|\b{name}\s*=)", code):
-        return code
-    return prompt(task) + code
+    return with_prompt(code, rf"(function\s*\*?\s*{name}\b|\b{name}\s*=)", prompt(task))
 
 
-_DRIVER = (Path(__file__).parent / "function_driver.js.in").read_text(encoding="utf-8")
+_DRIVER = driver_template(__file__, "function_driver.js.in")
 
 
 def driver(task: FunctionTask) -> dict[str, str]:
-    params, ret = signature_types(task)
-    text = (
-        _DRIVER.replace("__NAME__", json.dumps(entry_name(task)))
-        .replace("__PARAMS__", json.dumps([type_tree(t) for t in params]))
-        .replace("__RET__", json.dumps(type_tree(ret)))
-        .replace("__CASES__", driver_cases_json(task))
-    )
-    return {"driver.js": text}
+    name = json.dumps(entry_name(task))
+    return {"driver.js": fill_driver(_DRIVER, task, name, lambda text: text)}  # JSON is JS

@@ -10,18 +10,15 @@ and points `sys.stdout` at stderr, so the answer's prints never interleave with 
 
 from __future__ import annotations
 
-import json
-import math
-from pathlib import Path
-
 from rlvr.functions.render import (
-    doc_text,
-    driver_cases_json,
-    example_lines,
+    call_args,
+    doc_prompt,
+    driver_template,
+    fill_driver,
     signature_types,
-    type_tree,
+    special_float,
 )
-from rlvr.functions.task import FunctionTask
+from rlvr.functions.task import Case, FunctionTask
 from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code.extract import function_program
 
@@ -57,11 +54,7 @@ def type_name(t: FType) -> str:
 
 def _py(value: object) -> str:
     if isinstance(value, float):
-        if math.isnan(value):
-            return "float('nan')"
-        if math.isinf(value):
-            return "float('inf')" if value > 0 else "-float('inf')"
-        return repr(value)
+        return special_float(value, "float('nan')", "float('inf')", "-float('inf')") or repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_py(v) for v in value) + "]"
     if isinstance(value, tuple):
@@ -85,19 +78,20 @@ def signature(task: FunctionTask) -> str:
 
 def _call(task: FunctionTask, args: list) -> str:
     params, _ = signature_types(task)
-    return (
-        f"{task.entry_point}({', '.join(literal(t, a) for t, a in zip(params, args, strict=True))})"
-    )
+    return f"{task.entry_point}({call_args(literal, params, args)})"
 
 
 def prompt(task: FunctionTask) -> str:
-    if STACK in task.prompts:
-        return task.prompts[STACK]
     _, ret = signature_types(task)
-    lines = doc_text(task)
-    lines += example_lines(task, lambda c: f"{_call(task, c.args)} == {literal(ret, c.expected)}")
-    body = "\n".join(("    " + ln).rstrip() for ln in lines)
-    return f'{signature(task)}\n    """{body.lstrip()}\n    """\n'
+
+    def frame(lines: list[str]) -> str:
+        body = "\n".join(("    " + ln).rstrip() for ln in lines)
+        return f'{signature(task)}\n    """{body.lstrip()}\n    """\n'
+
+    def show(c: Case) -> str:
+        return f"{_call(task, c.args)} == {literal(ret, c.expected)}"
+
+    return doc_prompt(task, STACK, show, frame)
 
 
 def stub(task: FunctionTask) -> str:
@@ -109,15 +103,8 @@ def program(task: FunctionTask, completion: str) -> str | None:
     return function_program(prompt(task), completion, entry_name(task))
 
 
-_DRIVER = (Path(__file__).parent / "function_driver.py.in").read_text(encoding="utf-8")
+_DRIVER = driver_template(__file__, "function_driver.py.in")
 
 
 def driver(task: FunctionTask) -> dict[str, str]:
-    params, ret = signature_types(task)
-    text = (
-        _DRIVER.replace("__NAME__", repr(entry_name(task)))
-        .replace("__PARAMS__", repr(json.dumps([type_tree(t) for t in params])))
-        .replace("__RET__", repr(json.dumps(type_tree(ret))))
-        .replace("__CASES__", repr(driver_cases_json(task)))
-    )
-    return {"driver.py": text}
+    return {"driver.py": fill_driver(_DRIVER, task, repr(entry_name(task)), repr)}

@@ -13,12 +13,21 @@ through a small trait (also implemented for other integer widths, which read bac
 
 from __future__ import annotations
 
-import math
 import re
-from pathlib import Path
 
-from rlvr.functions.render import commented, doc_text, example_lines, quoted_string, signature_types
-from rlvr.functions.task import FunctionTask
+from rlvr.functions.render import (
+    call_args,
+    commented,
+    doc_prompt,
+    driver_template,
+    int_outside,
+    quoted_string,
+    safe_name,
+    signature_types,
+    special_float,
+    with_prompt,
+)
+from rlvr.functions.task import Case, FunctionTask
 from rlvr.functions.typelang import FType, decode
 from rlvr.graders.code.extract import extract_fenced
 
@@ -92,29 +101,14 @@ RESERVED = set(
 )
 
 
-def _ints(value: object) -> list[int]:
-    if isinstance(value, bool):
-        return []
-    if isinstance(value, int):
-        return [value]
-    if isinstance(value, list):
-        return [i for v in value for i in _ints(v)]
-    if isinstance(value, dict):
-        return [i for v in value.values() for i in _ints(v)]
-    return []
-
-
 def unsupported(task: FunctionTask) -> str | None:
     params, ret = signature_types(task)
     for t in [*params, ret]:
         for sub in t.walk():
             if sub.kind == "dict" and sub.args[0].kind == "float":
                 return "a map with float keys (f64 is not Hash in Rust)"
-    for case in task.cases:
-        big = [i for i in _ints([case.args, case.expected]) if not -INT64 <= i < INT64]
-        if big:
-            return f"integer {big[0]} does not fit i64"
-    return None
+    big = int_outside(task, -INT64, INT64)
+    return None if big is None else f"integer {big} does not fit i64"
 
 
 def entry_name(task: FunctionTask) -> str:
@@ -123,7 +117,7 @@ def entry_name(task: FunctionTask) -> str:
 
 
 def param_name(name: str) -> str:
-    return name + "_" if name in RESERVED else name
+    return safe_name(name, RESERVED)
 
 
 def type_name(t: FType) -> str:
@@ -149,10 +143,9 @@ def _rs(t: FType, v: object) -> str:
     k = t.kind
     if k == "float":
         f = float(v)  # type: ignore[arg-type]
-        if math.isnan(f):
-            return "f64::NAN"
-        if math.isinf(f):
-            return "f64::INFINITY" if f > 0 else "f64::NEG_INFINITY"
+        special = special_float(f, "f64::NAN", "f64::INFINITY", "f64::NEG_INFINITY")
+        if special:
+            return special
         return repr(f) + "f64" if "e" in repr(f) or "." in repr(f) else repr(f) + ".0"
     if k == "int":
         return str(v)
@@ -180,10 +173,6 @@ def literal(t: FType, value: object) -> str:
     return _rs(t, decode(t, value))
 
 
-def _args(params: list[FType], args: list) -> str:
-    return ", ".join(literal(t, a) for t, a in zip(params, args, strict=True))
-
-
 def signature(task: FunctionTask) -> str:
     params, ret = signature_types(task)
     args = ", ".join(
@@ -201,15 +190,16 @@ def _uses(task: FunctionTask) -> str:
 
 
 def prompt(task: FunctionTask) -> str:
-    if STACK in task.prompts:
-        return task.prompts[STACK]
     params, ret = signature_types(task)
-    lines = doc_text(task, DOC_WORDS)
-    lines += example_lines(
-        task,
-        lambda c: f"{entry_name(task)}({_args(params, c.args)}) == {literal(ret, c.expected)}",
-    )
-    return _uses(task) + commented(lines, "/// ") + "\n" + signature(task) + " {\n"
+
+    def show(c: Case) -> str:
+        call = f"{entry_name(task)}({call_args(literal, params, c.args)})"
+        return f"{call} == {literal(ret, c.expected)}"
+
+    def frame(lines: list[str]) -> str:
+        return _uses(task) + commented(lines, "/// ") + "\n" + signature(task) + " {\n"
+
+    return doc_prompt(task, STACK, show, frame, DOC_WORDS)
 
 
 def stub(task: FunctionTask) -> str:
@@ -220,20 +210,19 @@ def program(task: FunctionTask, completion: str) -> str | None:
     code = extract_fenced(completion, LANGUAGES)
     if code is None:
         code = completion
-    if not re.search(rf"\bfn\s+{re.escape(entry_name(task))}\s*[<(]", code):
-        code = prompt(task) + code
+    code = with_prompt(code, rf"\bfn\s+{re.escape(entry_name(task))}\s*[<(]", prompt(task))
     code = re.sub(r"^\s*#!\[[^\n]*\]\s*$", "", code, flags=re.M)
     return re.sub(r"\bfn\s+main\s*\(", "fn rlvr_answer_main(", code)
 
 
-_HELPERS = (Path(__file__).parent / "function_driver.rs.in").read_text(encoding="utf-8")
+_HELPERS = driver_template(__file__, "function_driver.rs.in")
 
 
 def driver(task: FunctionTask) -> dict[str, str]:
     params, _ = signature_types(task)
     calls = []
     for i, c in enumerate(task.cases):
-        args = _args(params, c.args)
+        args = call_args(literal, params, c.args)
         calls.append(f"    rlvr_driver::case({i}, Box::new(|| {entry_name(task)}({args})));")
     main = "\nfn main() {\n" + "\n".join(calls) + "\n}\n"
     head = (

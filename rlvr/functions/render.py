@@ -1,15 +1,19 @@
-"""Helpers every translator shares: naming styles, type trees for drivers, doc text, examples.
+"""What every translator shares: naming, type trees for drivers, the prompt's shape, examples,
+integer ranges, special floats, argument lists, completing an answer, filling a driver template.
 
 Kept stack-neutral on purpose: a translator in `envs/<stack>/translator.py` imports these and
-adds only what is particular to its language.
+adds only what is particular to its language (type and literal spelling, reserved words, the
+doc-comment frame, the driver).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 import textwrap
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 from rlvr.functions.task import Case, FunctionTask
@@ -114,3 +118,87 @@ def quoted_string(s: str, control: Callable[[int], str]) -> str:
         else:
             out.append(ch)
     return '"' + "".join(out) + '"'
+
+
+def safe_name(name: str, reserved: set[str]) -> str:
+    """`name`, or `name_` when it is one of the stack's reserved words."""
+    return name + "_" if name in reserved else name
+
+
+def _ints(value: object) -> list[int]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list):
+        return [i for v in value for i in _ints(v)]
+    if isinstance(value, dict):
+        return [i for v in value.values() for i in _ints(v)]
+    return []
+
+
+def int_outside(task: FunctionTask, lo: int, hi: int) -> int | None:
+    """The first integer of any case (arguments or expected value) outside `lo <= i < hi`: the
+    stack's integer type cannot hold it, so `unsupported` says so."""
+    for case in task.cases:
+        big = [i for i in _ints([case.args, case.expected]) if not lo <= i < hi]
+        if big:
+            return big[0]
+    return None
+
+
+def special_float(value: float, nan: str, inf: str, neg_inf: str) -> str | None:
+    """The stack's spelling of NaN / +inf / -inf, or None for a finite value."""
+    if math.isnan(value):
+        return nan
+    if math.isinf(value):
+        return inf if value > 0 else neg_inf
+    return None
+
+
+def call_args(literal: Callable[[FType, Any], str], params: list[FType], args: list) -> str:
+    """A call's argument list: each canonical JSON argument as the stack's literal."""
+    return ", ".join(literal(t, a) for t, a in zip(params, args, strict=True))
+
+
+def doc_prompt(
+    task: FunctionTask,
+    stack: str,
+    show: Callable[[Case], str],
+    frame: Callable[[list[str]], str],
+    words: Mapping[str, str] | None = None,
+    entry: str | None = None,
+) -> str:
+    """The prompt every translator renders: the task's own text for `stack` when it has one,
+    else its docstring (in the stack's `words` and `entry` name, see `doc_text`) and up to three
+    public examples (each written by `show`), put into the stack's doc comment and signature by
+    `frame`."""
+    if stack in task.prompts:
+        return task.prompts[stack]
+    return frame(doc_text(task, words, entry) + example_lines(task, show))
+
+
+def with_prompt(code: str, defines: str, prompt: str) -> str:
+    """The answer's code, preceded by the prompt when it does not define the function itself
+    (`defines`, a regular expression, finds the definition): a bare body continues the prompt."""
+    return code if re.search(defines, code) else prompt + code
+
+
+def driver_template(translator_file: str, name: str) -> str:
+    """A driver template that sits beside the translator (`function_driver.<ext>.in`)."""
+    return (Path(translator_file).parent / name).read_text(encoding="utf-8")
+
+
+def fill_driver(
+    template: str, task: FunctionTask, name: str, json_literal: Callable[[str], str]
+) -> str:
+    """A driver template with `__NAME__` (`name`, already a literal of the driver's language),
+    `__PARAMS__`, `__RET__` (the types as JSON trees) and `__CASES__` (the cases' arguments)
+    filled in; `json_literal` turns JSON text into what the template expects there."""
+    params, ret = signature_types(task)
+    return (
+        template.replace("__NAME__", name)
+        .replace("__PARAMS__", json_literal(json.dumps([type_tree(t) for t in params])))
+        .replace("__RET__", json_literal(json.dumps(type_tree(ret))))
+        .replace("__CASES__", json_literal(driver_cases_json(task)))
+    )
