@@ -24,7 +24,7 @@ def config(**kw: object) -> PPOConfig:
 
 
 def test_terminal_score_minus_critic_value_is_the_seed_advantage() -> None:
-    # Seed 004: one token, reward 0, critic predicts 0.6 -> A = R - V = -0.6 (gamma = lam = 1).
+    # One token, reward 0, critic predicts 0.6 -> A = R - V = -0.6 (gamma = lam = 1).
     sample = Sample(
         task_id="t", index=0, text="388", token_ids=[5], logprobs=[-1.0], prompt_token_ids=[1, 2]
     )

@@ -35,7 +35,7 @@ def t(values: list) -> torch.Tensor:
 
 
 def two_answer_policy(theta: torch.Tensor) -> torch.Tensor:
-    """Seed 004: answers A and B, p(A) = sigmoid(theta); per-token logp shaped (B=2, T=1)."""
+    """Two answers A and B, p(A) = sigmoid(theta); per-token logp shaped (B=2, T=1)."""
     logits = torch.stack((theta, torch.zeros_like(theta)))
     return logits.log_softmax(dim=-1).unsqueeze(-1)
 

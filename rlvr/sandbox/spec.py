@@ -34,7 +34,8 @@ def _relative(value: str, field: str) -> str:
 
 
 class SandboxSpec(BaseModel):
-    """How to run one stack's tests in a Docker sandbox (see SANDBOX_CONTRACT_FINAL.md)."""
+    """How to run one stack's tests in a Docker sandbox (the `[sandbox]` table of envs/README.md;
+    what each setting defends against: sandbox/SECURITY.md)."""
 
     model_config = ConfigDict(extra="forbid")
 

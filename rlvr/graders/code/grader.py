@@ -63,7 +63,7 @@ class CodeGrader:
         except Exception as e:
             raise ManifestError(
                 f"code grader options: {e}",
-                "see SANDBOX_CONTRACT / README",
+                "see the `grader.options` (code) and `[sandbox]` tables in envs/README.md",
             ) from e
         self.env_dir = Path(self.options.env_dir) if self.options.env_dir else None
         self.spec: SandboxSpec = load_spec(self.options.sandbox, self.env_dir)
