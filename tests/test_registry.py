@@ -37,6 +37,7 @@ def test_a_grader_kind_is_registered_once():
         register_grader("exact")(dict)
     with pytest.raises(ManifestError, match="'math' is already registered"):
         register_grader("math")(ExactGrader)
+    assert register_grader("exact")(ExactGrader) is ExactGrader  # the same one again: no error
     assert grader_kinds()["exact"] is ExactGrader
 
 

@@ -267,6 +267,7 @@ def test_count_rust_tests() -> None:
 
 def test_stack_adapters_are_registered_under_their_builtin_names() -> None:
     assert get_report_adapter("tap").parse is parse_node_tap
+    assert register_report_adapter("tap", count_node_tests)(parse_node_tap) is parse_node_tap
     assert get_report_adapter("go-test-json").parse is parse_go_test_json
     assert get_report_adapter("cargo-test").parse is parse_cargo_test
     assert get_report_adapter("cargo-test").count_tests is count_rust_tests
@@ -281,3 +282,4 @@ def test_an_adapter_name_is_registered_once() -> None:
     with pytest.raises(ManifestError, match="'tap' is already registered .*parse_node_tap"):
         register_report_adapter("tap")(parse_other_tap)
     assert get_report_adapter("tap").parse is parse_node_tap
+    assert register_report_adapter("tap", count_node_tests)(parse_node_tap) is parse_node_tap

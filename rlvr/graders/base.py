@@ -39,21 +39,25 @@ def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:
 
     A kind can be registered once: a second factory under the same kind is refused rather than
     silently replacing the first (which would change how every environment using it grades).
+    The same factory registered again (its module imported twice) is not a second one.
     """
 
     def deco(factory: GraderFactory) -> GraderFactory:
-        if kind in _GRADERS:
-            old = _GRADERS[kind]
+        old = _GRADERS.get(kind)
+        if old is not None and _where(old) != _where(factory):
             raise ManifestError(
-                f"grader kind {kind!r} is already registered (by {old.__module__}."
-                f"{old.__qualname__}); refusing to replace it with {factory.__module__}."
-                f"{factory.__qualname__}",
+                f"grader kind {kind!r} is already registered (by {_where(old)}); refusing to "
+                f"replace it with {_where(factory)}",
                 "register yours under another kind and set grader.kind to it",
             )
         _GRADERS[kind] = factory
         return factory
 
     return deco
+
+
+def _where(obj: Any) -> str:
+    return f"{obj.__module__}.{obj.__qualname__}"
 
 
 def grader_kinds() -> dict[str, GraderFactory]:

@@ -77,15 +77,16 @@ def register_report_adapter(
 
     A name can be registered once: a second adapter under the same name is refused rather than
     silently replacing the first (which would change how every stack using it is graded).
+    The same function registered again (its module imported twice) is not a second one.
     """
 
     def deco(parse: Parse) -> Parse:
-        if name in _ADAPTERS:
-            old = _ADAPTERS[name].parse
+        old = _ADAPTERS.get(name)
+        where = f"{parse.__module__}.{parse.__qualname__}"
+        if old is not None and f"{old.parse.__module__}.{old.parse.__qualname__}" != where:
             raise ManifestError(
-                f"report adapter {name!r} is already registered (by {old.__module__}."
-                f"{old.__qualname__}); refusing to replace it with {parse.__module__}."
-                f"{parse.__qualname__}",
+                f"report adapter {name!r} is already registered (by {old.parse.__module__}."
+                f"{old.parse.__qualname__}); refusing to replace it with {where}",
                 "register yours under another name and set sandbox.report to it",
             )
         _ADAPTERS[name] = ReportAdapter(name, parse, count_tests)
