@@ -3,7 +3,8 @@
 As verl's `register_adv_est` and `register_policy_loss`: the function's module registers it
 where it is defined, configs validate names against the table, and a new variant is one
 decorated function, not an edit in three places. Registering a taken name is an error naming
-both functions, so a plugin cannot silently replace a built-in.
+both functions, so a plugin cannot silently replace a built-in; the same function registered
+again (its module imported a second time) is not a second one.
 
 >>> LOSSES: Registry[int] = Registry("example")
 >>> @LOSSES.register("one")
@@ -36,7 +37,7 @@ class Registry(Mapping[str, Callable[..., T]], Generic[T]):
 
         def deco(fn: F) -> F:
             old = self._items.get(name)
-            if old is not None:
+            if old is not None and _where(old) != _where(fn):  # same one again: a re-import
                 raise RlvrError(
                     f"{self.kind}: {self.what} {name!r} is registered twice: {_where(old)} and "
                     f"{_where(fn)}",

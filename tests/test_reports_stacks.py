@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rlvr.errors import ManifestError
+from rlvr.errors import RlvrError
 from rlvr.sandbox.reports import ReportInput, get_report_adapter, register_report_adapter
 from rlvr.sandbox.reports.stacks import (
     count_go_tests,
@@ -279,7 +279,7 @@ def test_an_adapter_name_is_registered_once() -> None:
     def parse_other_tap(inp: ReportInput) -> list:
         return []
 
-    with pytest.raises(ManifestError, match="'tap' is already registered .*parse_node_tap"):
+    with pytest.raises(RlvrError, match="'tap' is registered twice: .*parse_node_tap and"):
         register_report_adapter("tap")(parse_other_tap)
     assert get_report_adapter("tap").parse is parse_node_tap
     assert register_report_adapter("tap", count_node_tests)(parse_node_tap) is parse_node_tap

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from rlvr.errors import ManifestError
+from rlvr.named import Registry
 from rlvr.types import Task, Verdict
 
 
@@ -31,38 +32,22 @@ class Grader(Protocol):
 
 
 GraderFactory = Callable[..., Grader]
-_GRADERS: dict[str, GraderFactory] = {}
+GRADERS: Registry[Grader] = Registry("grader", what="kind")
 
 
 def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:
     """Make a grader kind available to manifests as `grader.kind = "<kind>"`.
 
-    A kind can be registered once: a second factory under the same kind is refused rather than
-    silently replacing the first (which would change how every environment using it grades).
-    The same factory registered again (its module imported twice) is not a second one.
+    A kind can be registered once (`rlvr.named.Registry`): a second factory under a taken kind
+    is refused rather than silently replacing the first, which would change how every
+    environment using it grades.
     """
-
-    def deco(factory: GraderFactory) -> GraderFactory:
-        old = _GRADERS.get(kind)
-        if old is not None and _where(old) != _where(factory):
-            raise ManifestError(
-                f"grader kind {kind!r} is already registered (by {_where(old)}); refusing to "
-                f"replace it with {_where(factory)}",
-                "register yours under another kind and set grader.kind to it",
-            )
-        _GRADERS[kind] = factory
-        return factory
-
-    return deco
-
-
-def _where(obj: Any) -> str:
-    return f"{obj.__module__}.{obj.__qualname__}"
+    return GRADERS.register(kind)
 
 
 def grader_kinds() -> dict[str, GraderFactory]:
     """All known grader kinds (the package `rlvr.graders` registers the built-ins on import)."""
-    return dict(_GRADERS)
+    return dict(GRADERS)
 
 
 def make_grader(kind: str, options: dict[str, Any] | None = None) -> Grader:

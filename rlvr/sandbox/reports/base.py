@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from rlvr import pyast
 from rlvr.errors import ManifestError
+from rlvr.named import Registry
 
 ENTRY_POINT_GROUP = "rlvr.report_adapters"
 Outcome = Literal["passed", "failed", "error", "skipped"]
@@ -67,7 +68,8 @@ class ReportAdapter:
     count_tests: Count | None = None
 
 
-_ADAPTERS: dict[str, ReportAdapter] = {}
+ADAPTERS: Registry[list[TestOutcome]] = Registry("report adapter")
+_COUNTERS: dict[str, Count] = {}
 
 
 def register_report_adapter(
@@ -75,21 +77,16 @@ def register_report_adapter(
 ) -> Callable[[Parse], Parse]:
     """Decorate a parse function to make `name` usable as `sandbox.report` in manifests.
 
-    A name can be registered once: a second adapter under the same name is refused rather than
-    silently replacing the first (which would change how every stack using it is graded).
-    The same function registered again (its module imported twice) is not a second one.
+    A name can be registered once (`rlvr.named.Registry`): a second adapter under a taken name
+    is refused rather than silently replacing the first, which would change how every stack
+    using it is graded.
     """
+    register = ADAPTERS.register(name)
 
     def deco(parse: Parse) -> Parse:
-        old = _ADAPTERS.get(name)
-        where = f"{parse.__module__}.{parse.__qualname__}"
-        if old is not None and f"{old.parse.__module__}.{old.parse.__qualname__}" != where:
-            raise ManifestError(
-                f"report adapter {name!r} is already registered (by {old.parse.__module__}."
-                f"{old.parse.__qualname__}); refusing to replace it with {where}",
-                "register yours under another name and set sandbox.report to it",
-            )
-        _ADAPTERS[name] = ReportAdapter(name, parse, count_tests)
+        register(parse)
+        if count_tests is not None:
+            _COUNTERS[name] = count_tests
         return parse
 
     return deco
@@ -125,8 +122,8 @@ def _from_file(ref: str, env_dir: Path) -> ReportAdapter:
 
 def get_report_adapter(ref: str, env_dir: str | Path | None = None) -> ReportAdapter:
     """Resolve `sandbox.report`: built-in / registered name, entry point, module or file ref."""
-    if ref in _ADAPTERS:
-        return _ADAPTERS[ref]
+    if ref in ADAPTERS:
+        return ReportAdapter(ref, ADAPTERS[ref], _COUNTERS.get(ref))
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name == ref:
             return _from_object(ref, ep.load(), f"entry point {ep.value}")
@@ -145,7 +142,7 @@ def get_report_adapter(ref: str, env_dir: str | Path | None = None) -> ReportAda
         return _from_object(ref, obj, ref)
     raise ManifestError(
         f"unknown report adapter {ref!r}",
-        f"use one of {sorted(_ADAPTERS)}, an entry point of group {ENTRY_POINT_GROUP}, "
+        f"use one of {sorted(ADAPTERS)}, an entry point of group {ENTRY_POINT_GROUP}, "
         "'package.module:function' or 'file.py:function' in the env folder",
     )
 
