@@ -17,8 +17,15 @@ these ways, same parallelism (one worker per CPU):
 
     python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,pool-single,floor-function]
 
-Prints jobs/s, p50 and p95 job latency per mode (for pool and check, a job's latency is its
-group's: the eight finish together), p50/p95 of whole groups for the pool, and the ratios.
+Prints jobs/s, p50 and p95 job latency per mode, and CPU time per job: this process and its
+children, plus this process's sandbox containers (their cgroup's `cpuacct.usage` and their
+containerd shims, which carry the `docker exec` plumbing); dockerd and containerd are shown
+apart, as they also serve other work on a shared machine. On a loaded machine the wall-clock
+ratios mostly measure the scheduler: containers share one cgroup (`docker`, one CFS entity)
+while the floor's processes compete one by one at the root; CPU per job does not depend on that
+(fresh: its containers are gone before they can be counted). For pool and check, a job's
+latency is its group's (the eight finish together); also p50/p95 of whole groups for the pool,
+and the ratios.
 Goals: pool >= 0.5x its floor (floor-function); the pooled check path >= 3x fresh. Every
 job's verdict is checked (all canonical solutions must pass).
 """
@@ -175,11 +182,49 @@ def _per_job(groups, one_job: Callable[[Task, str], bool], workers: int):
     return _timed(jobs, one, workers)
 
 
+CGROUP = Path("/sys/fs/cgroup/cpuacct/docker")
+
+
+def _proc_cpu(pid: int, children: bool = False) -> float:
+    """utime + stime (and the waited children's) of `pid`, in seconds; 0 when it is gone."""
+    try:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    ticks = int(f[11]) + int(f[12]) + ((int(f[13]) + int(f[14])) if children else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu() -> dict[str, float]:
+    """CPU seconds so far: this process and children, its containers (+ shims), the daemons."""
+    import resource
+
+    from rlvr.sandbox.client import get_client
+
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = {"host": time.process_time() + kids.ru_utime + kids.ru_stime, "containers": 0.0}
+    label = {"label": f"rlvr.pool={os.getpid()}"}
+    for c in get_client().containers.list(filters=label, ignore_removed=True):
+        try:
+            out["containers"] += int((CGROUP / c.id / "cpuacct.usage").read_text()) / 1e9
+        except (OSError, ValueError):
+            continue
+        init = int(c.attrs.get("State", {}).get("Pid") or 0)
+        if init:
+            shim = int(Path(f"/proc/{init}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            out["containers"] += _proc_cpu(shim, children=True)
+    daemons = subprocess.run(["pidof", "dockerd", "containerd"], capture_output=True, text=True)
+    out["daemons"] = sum(_proc_cpu(int(p)) for p in daemons.stdout.split())
+    return out
+
+
 def _timed(items: list, fn: Callable, workers: int) -> dict:
+    cpu0 = _cpu()
     t0 = time.perf_counter()
     with ThreadPoolExecutor(workers) as ex:
         results = list(ex.map(fn, items))
     wall = time.perf_counter() - t0
+    cpu1 = _cpu()
     lat = sorted(x for lats, _ in results for x in lats)
     first = sorted(lats[0] for lats, _ in results)  # the pool: one whole group per item
     passed = sum(p for _, p in results)
@@ -188,6 +233,7 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
         "p50_s": statistics.median(lat), "p95_s": lat[max(0, int(0.95 * len(lat)) - 1)],
         "item_p50_s": statistics.median(first),
         "item_p95_s": first[max(0, int(0.95 * len(first)) - 1)],
+        **{f"cpu_{k}_ms_per_job": 1000 * (cpu1[k] - cpu0[k]) / len(lat) for k in cpu0},
     }  # fmt: skip
 
 
@@ -217,6 +263,14 @@ def main() -> None:
         print(f"{mode:6s} {r['jobs_per_s']:8.1f} jobs/s  p50 {r['p50_s'] * 1000:7.1f} ms  "
               f"p95 {r['p95_s'] * 1000:7.1f} ms  passed {r['passed']}/{r['jobs']}  "
               f"wall {r['wall_s']:.1f} s", flush=True)  # fmt: skip
+        own = r["cpu_host_ms_per_job"] + r["cpu_containers_ms_per_job"]
+        r["cpu_ms_per_job"] = own
+        print(
+            f"{mode} CPU per job: {own:6.1f} ms (host {r['cpu_host_ms_per_job']:.1f}, "
+            f"containers {r['cpu_containers_ms_per_job']:.1f}); dockerd+containerd "
+            f"{r['cpu_daemons_ms_per_job']:.1f} ms (shared with other work)",
+            flush=True,
+        )
         if mode.startswith("pool"):
             print(f"{mode} per group of {args.copies}: p50 {r['item_p50_s'] * 1000:7.1f} ms  "
                   f"p95 {r['item_p95_s'] * 1000:7.1f} ms", flush=True)  # fmt: skip
@@ -224,7 +278,11 @@ def main() -> None:
         for other in ("pool-single", "check", "fresh", "floor", "floor-function"):
             if mine in out and other in out and other != mine:
                 ratio = out[mine]["jobs_per_s"] / out[other]["jobs_per_s"]
-                print(f"{mine} / {other}: {ratio:.2f}x throughput")
+                per_cpu = out[other]["cpu_ms_per_job"] / out[mine]["cpu_ms_per_job"]
+                print(
+                    f"{mine} / {other}: {ratio:.2f}x throughput (wall clock), "
+                    f"{per_cpu:.2f}x jobs per CPU second"
+                )
     print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     if args.json:
         print(json.dumps(out))
