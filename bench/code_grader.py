@@ -19,13 +19,13 @@ these ways, same parallelism (one worker per CPU):
 
 Prints jobs/s, p50 and p95 job latency per mode, and CPU time per job: this process and its
 children, plus this process's sandbox containers (their cgroup's `cpuacct.usage` and their
-containerd shims, which carry the `docker exec` plumbing); dockerd and containerd are shown
-apart, as they also serve other work on a shared machine. On a loaded machine the wall-clock
-ratios mostly measure the scheduler: containers share one cgroup (`docker`, one CFS entity)
-while the floor's processes compete one by one at the root; CPU per job does not depend on that
-(fresh: its containers are gone before they can be counted). For pool and check, a job's
-latency is its group's (the eight finish together); also p50/p95 of whole groups for the pool,
-and the ratios.
+containerd shims' own time, which carries the `docker exec` streams; `runc exec` itself is not
+counted); dockerd and containerd are shown apart, as they also serve other work on a shared
+machine. On a loaded machine the wall-clock ratios mostly measure the scheduler: containers
+share one cgroup (`docker`, one CFS entity) while the floor's processes compete one by one at
+the root; CPU per job does not depend on that (fresh: its containers are gone before they can
+be counted). For pool and check, a job's latency is its group's (the eight finish together);
+also p50/p95 of whole groups for the pool, and the ratios.
 Goals: pool >= 0.5x its floor (floor-function); the pooled check path >= 3x fresh. Every
 job's verdict is checked (all canonical solutions must pass).
 """
@@ -185,14 +185,13 @@ def _per_job(groups, one_job: Callable[[Task, str], bool], workers: int):
 CGROUP = Path("/sys/fs/cgroup/cpuacct/docker")
 
 
-def _proc_cpu(pid: int, children: bool = False) -> float:
-    """utime + stime (and the waited children's) of `pid`, in seconds; 0 when it is gone."""
+def _proc_cpu(pid: int) -> float:
+    """utime + stime of `pid`, in seconds; 0 when it is gone."""
     try:
         f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return 0.0
-    ticks = int(f[11]) + int(f[12]) + ((int(f[13]) + int(f[14])) if children else 0)
-    return ticks / os.sysconf("SC_CLK_TCK")
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _cpu() -> dict[str, float]:
@@ -212,7 +211,7 @@ def _cpu() -> dict[str, float]:
         init = int(c.attrs.get("State", {}).get("Pid") or 0)
         if init:
             shim = int(Path(f"/proc/{init}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            out["containers"] += _proc_cpu(shim, children=True)
+            out["containers"] += _proc_cpu(shim)  # its reaped children are in the cgroup
     daemons = subprocess.run(["pidof", "dockerd", "containerd"], capture_output=True, text=True)
     out["daemons"] = sum(_proc_cpu(int(p)) for p in daemons.stdout.split())
     return out
