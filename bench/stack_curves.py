@@ -235,11 +235,13 @@ class StackRun:
 
     def run(self) -> None:
         r, d, env = self.recipe, self.dir, ["--env", self.env]
-        tokens = ["--max-new-tokens", str(r.max_new_tokens)]
+        # one torch thread: a folder model would get torch's default, whose spinning intra-op
+        # threads cost CPU time and wall time on a shared, oversubscribed machine
+        tokens = ["--max-new-tokens", str(r.max_new_tokens), "--threads", "1"]
         test = ["--split", "test", "-n", str(r.test_samples), "--n-tasks", str(r.test_tasks)]
         sft = ["--steps", str(r.sft_steps), "--batch-size", str(r.sft_batch), "--lr", str(r.sft_lr)]
         self.stage("sft", ["sft", *env, "--model", "tiny-code", "--split", "train", *sft,
-                           "--out", str(d / "sft")])  # fmt: skip
+                           "--threads", "1", "--out", str(d / "sft")])  # fmt: skip
         band = ["-k", str(r.frontier_k), "--low", str(r.band[0]), "--high", str(r.band[1])]
         self.stage("frontier", ["frontier", *env, "--model", str(d / "sft"), "--split", "train",
                                 "--tasks", str(self.pool_file()), *band, *tokens,
