@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 
-from rlvr import pyast
+from rlvr.pyast import parse as parse_python
 
 HELPER = "_rlvr"
 IMPORT_LINE = f"import rlvr_strict as {HELPER}"
@@ -86,9 +86,9 @@ def _insert_at(tree: ast.Module) -> int:
 
 def strict_asserts(source: str, import_line: bool = True) -> str:
     """The rewritten source; SyntaxError propagates (a broken test file is a task bug)."""
-    tree = pyast.parse(source)
+    tree = parse_python(source)
     tree = _Asserts().visit(tree)
     if import_line:
-        tree.body.insert(_insert_at(tree), pyast.parse(IMPORT_LINE).body[0])
+        tree.body.insert(_insert_at(tree), parse_python(IMPORT_LINE).body[0])
     ast.fix_missing_locations(tree)
     return ast.unparse(tree)

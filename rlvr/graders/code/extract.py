@@ -20,7 +20,7 @@ import ast
 import re
 from collections.abc import Sequence
 
-from rlvr import pyast
+from rlvr.pyast import parse as parse_python
 
 _FENCE = re.compile(
     r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n(.*?)^[ \t]*\1[ \t]*$", re.M | re.S
@@ -46,7 +46,7 @@ def extract_fenced(text: str, languages: Sequence[str]) -> str | None:
 def defines_function(code: str, name: str) -> bool:
     """True when `code` parses and defines `name` at top level."""
     try:
-        tree = pyast.parse(code)
+        tree = parse_python(code)
     except SyntaxError:
         return False
     return any(

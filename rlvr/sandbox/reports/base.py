@@ -28,9 +28,9 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from rlvr import pyast
 from rlvr.errors import ManifestError
 from rlvr.named import Registry
+from rlvr.pyast import parse as parse_python
 
 ENTRY_POINT_GROUP = "rlvr.report_adapters"
 Outcome = Literal["passed", "failed", "error", "skipped"]
@@ -217,7 +217,7 @@ def _count_defs(body: list[ast.stmt]) -> int | None:
 def count_pytest(source: str) -> int | None:
     """Tests a pytest file defines (module functions and Test* classes; literal parametrize)."""
     try:
-        return _count_defs(pyast.parse(source).body)
+        return _count_defs(parse_python(source).body)
     except SyntaxError:
         return None
 
