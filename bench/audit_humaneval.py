@@ -21,8 +21,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rlvr.audit.report import write_gap_report
-from rlvr.audit.spec_gap import GapOptions, audit_env
+from rlvr.audit.specgap.audit import GapOptions, audit_env
+from rlvr.audit.specgap.report import write_gap_report
 from rlvr.registry import load_env
 
 console = Console(width=160, stderr=True)

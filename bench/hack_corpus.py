@@ -26,9 +26,9 @@ from rich.console import Console
 from rich.table import Table
 
 from rlvr.audit import flag_answer
-from rlvr.audit.corpus import HONEST, CorpusResult, evaluate, load_corpus
-from rlvr.audit.mutate import python_mutants
-from rlvr.audit.mutate_text import text_mutants
+from rlvr.audit.recheck.corpus import HONEST, CorpusResult, evaluate, load_corpus
+from rlvr.audit.source.mutate import python_mutants
+from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.registry import load_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "graders" / "code"))

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rlvr.audit.recheck import flag_counts, read_answers, recheck
+from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
 from rlvr.demo_page import write_index
 from rlvr.env import Environment
 from rlvr.evaluation.compare import compare_evals

@@ -1,7 +1,8 @@
 """Environment: the tasks, how they are shown to a policy, and the grader that checks answers.
 
 An Environment is plain data plus two behaviours (format a prompt, grade a group) so that the
-same object serves rollouts, the CLI, TRL reward functions and audits alike.
+same object serves rollouts, the CLI, TRL reward functions and audits alike. Grading is where
+hack flags are attached (its `audit`, rlvr.audit.flags), so every caller gets them alike.
 """
 
 from __future__ import annotations
@@ -12,10 +13,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rlvr.audit.flags.hacks import HackAudit
+from rlvr.audit.flags.languages import grader_language, split_audit_language
+from rlvr.audit.flags.policy import HackPolicy, split_hack_options
 from rlvr.errors import RlvrError, SandboxError
-from rlvr.graders.base import Grader
+from rlvr.graders.base import Grader, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
+
+CODE_KINDS = ("code", "function")  # graders whose answers are programs: hack flags by default
 
 
 @dataclass
@@ -33,6 +39,8 @@ class Environment:
     describe: Callable[[], dict[str, Any]] | None = field(default=None, repr=False)
     """Optional coverage notes for `rlvr envs show` (e.g. tasks a stack cannot express)."""
     split: SplitSpec = field(default_factory=SplitSpec)
+    audit: HackAudit | None = None
+    """How answers are audited: their language, and the hack policy applied when grading."""
     _tasks: list[Task] | None = field(default=None, repr=False)
     _by_id: dict[str, Task] | None = field(default=None, repr=False)
 
@@ -96,7 +104,7 @@ class Environment:
         The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
         all call it): a sandbox that cannot run is `infra_error` (masked, retried on Ray), a
         grader that raises or miscounts is `grader_error`. Neither ends the run or becomes a
-        reward of 0.
+        reward of 0. Graded answers get the hack flags of the environment's `audit`.
         """
         name = self.grader.name
         try:
@@ -110,7 +118,34 @@ class Environment:
         if len(verdicts) != len(answers):
             reason = f"grader {name!r} returned {len(verdicts)} verdicts for {len(answers)}"
             return [Verdict.error("grader_error", reason) for _ in answers]
-        return verdicts
+        return self.audit.apply(task, answers, verdicts) if self.audit else verdicts
+
+    def grade_groups(
+        self, groups: Sequence[tuple[Task, Sequence[str]]], on_group_done: Any = None
+    ) -> list[list[Verdict]]:
+        """Several groups in one call, for a grader that batches them (the function judge packs
+        answers of several tasks into each sandbox exec); flagged as `grade` flags each."""
+        rows = self.grader.grade_groups(groups, on_group_done)  # type: ignore[attr-defined]
+        if self.audit is None:
+            return rows
+        return [self.audit.apply(t, a, vs) for (t, a), vs in zip(groups, rows, strict=True)]
+
+
+def grader_from_options(
+    kind: str, options: dict[str, Any], where: str = "grader.options"
+) -> tuple[Grader, HackAudit]:
+    """The grader a manifest's `[grader]` table asks for, and how its answers are audited.
+
+    The audit keys (`hack_policy`, `hack_penalty`, `hack_kinds`, `audit_language`) are taken
+    out of the options first. Code graders get policy "report" when none is set (flags, no
+    reward change); other graders are flagged only when the manifest sets `hack_policy`.
+    """
+    options, policy = split_hack_options(options, where)
+    options, language = split_audit_language(options, where)
+    grader = make_grader(kind, options)
+    if policy is None and kind in CODE_KINDS:
+        policy = HackPolicy()
+    return grader, HackAudit(language or grader_language(grader), policy)
 
 
 class _Missing(dict):

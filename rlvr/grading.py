@@ -94,9 +94,9 @@ def grade_items(
 
 
 def batches(grader: Any) -> bool:
-    """Whether `grader` (or the grader the audit wraps) grades many groups in one call, as the
-    function judge does (several answers per sandbox exec)."""
-    return callable(getattr(getattr(grader, "inner", grader), "grade_groups", None))
+    """Whether `grader` grades many groups in one call, as the function judge does (several
+    answers per sandbox exec)."""
+    return callable(getattr(grader, "grade_groups", None))
 
 
 def _grade_batched(
@@ -119,7 +119,7 @@ def _grade_batched(
             continue
         groups.append((task, [items[i].completion for i in idxs]))
         where.append((task_id, idxs))
-    verdicts = env.grader.grade_groups(groups, on_group_done) if groups else []
+    verdicts = env.grade_groups(groups, on_group_done) if groups else []
     for (task_id, idxs), row in zip(where, verdicts, strict=True):
         for i, v in zip(idxs, row, strict=True):
             rows[i] = verdict_row(task_id, v)

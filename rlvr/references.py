@@ -31,7 +31,7 @@ class ReferenceResult(BaseModel):
 
 
 def _grader_options(env: Environment) -> Any:
-    grader = getattr(env.grader, "inner", env.grader)
+    grader = env.grader
     return getattr(grader, "options", None) if getattr(grader, "name", "") == "code" else None
 
 

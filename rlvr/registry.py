@@ -17,13 +17,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from rlvr.discovery import ENTRY_POINT_GROUP, EnvSource, discover
-from rlvr.env import Environment
+from rlvr.env import Environment, grader_from_options
 from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError, format_validation_error
-from rlvr.graders.base import make_grader
 from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
 from rlvr.types import Task
-
-CODE_KINDS = ("code", "function")  # graders whose answers are programs: hack flags by default
 
 
 def _load_entry_point(src: EnvSource, overrides: dict[str, Any]) -> Environment:
@@ -130,23 +127,8 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     if manifest.sandbox is not None:
         options.setdefault("sandbox", manifest.sandbox)
         options.setdefault("env_dir", str(folder))
-    from rlvr.audit.hacks import (
-        AuditedGrader,
-        HackPolicy,
-        split_audit_language,
-        split_hack_options,
-    )
-
     where = f"{folder / MANIFEST_NAME}: grader.options"
-    options, hack_policy = split_hack_options(options, where)
-    options, audit_language = split_audit_language(options, where)
-    grader = make_grader(manifest.grader.kind, options)
-    if audit_language is not None:  # [grader.options] audit_language = "javascript"
-        grader.audit_language = audit_language
-    if hack_policy is not None:  # [grader.options] hack_policy = "report" | "zero" | "penalty"
-        grader = AuditedGrader(grader, hack_policy)
-    elif manifest.grader.kind in CODE_KINDS:  # flagged by default; "report" changes no reward
-        grader = AuditedGrader(grader, HackPolicy())
+    grader, audit = grader_from_options(manifest.grader.kind, options, where)
     env = Environment(
         name=manifest.name,
         grader=grader,
@@ -157,6 +139,7 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         source=str(folder / MANIFEST_NAME),
         sandbox=manifest.sandbox,
         split=manifest.split,
+        audit=audit,
     )
     env.describe = _describer(manifest, folder)
     return env

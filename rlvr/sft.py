@@ -67,7 +67,7 @@ def answer_fence(env: Environment) -> str | None:
     """The fence tag an environment's answers are written in, when its grader reads one: a
     code grader in "fenced" mode (its first language), or a function-task grader (its stack
     translator's first language, as the prompts ask)."""
-    grader = getattr(env.grader, "inner", env.grader)  # an AuditedGrader wraps the real one
+    grader = env.grader
     options = getattr(grader, "options", None)
     if getattr(options, "extract", None) == "fenced" and getattr(options, "language", None):
         return str(options.language[0])

@@ -4,11 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from rlvr.audit.functions import function_span, param_names
-from rlvr.audit.hacks import flag_answer, grader_language, normalize_language, split_audit_language
-from rlvr.audit.mutate_text import text_mutants
-from rlvr.audit.spec_gap import audit_checks, summary
-from rlvr.audit.trivial import trivial_answers
+from rlvr.audit.flags.hacks import flag_answer
+from rlvr.audit.flags.languages import env_language, normalize_language, split_audit_language
+from rlvr.audit.source.functions import function_span, param_names
+from rlvr.audit.source.mutate_text import text_mutants
+from rlvr.audit.specgap.audit import audit_checks, summary
+from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.errors import ManifestError
 from rlvr.registry import env_from_manifest
 from rlvr.types import Task
@@ -123,9 +124,9 @@ def _folder(tmp_path: Path, extra: str) -> Path:
 
 def test_manifest_audit_language_key(tmp_path: Path) -> None:
     env = env_from_manifest(_folder(tmp_path, 'audit_language = "javascript"'))
-    assert grader_language(env.grader) == "javascript"
+    assert env_language(env) == "javascript"
     env = env_from_manifest(_folder(tmp_path / "b", ""))
-    assert grader_language(env.grader) == "text"
+    assert env_language(env) == "text"
 
 
 def test_manifest_audit_language_must_be_known(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ RLVR_SKIP_DOCKER=1."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -14,16 +15,16 @@ from typer.testing import CliRunner
 
 import rlvr
 from rlvr.audit import (
-    AuditedGrader,
+    HackAudit,
     HackPolicy,
     apply_policy,
     flag_answer,
     split_hack_options,
     verdict_flags,
 )
-from rlvr.audit.corpus import HONEST, evaluate, load_corpus
-from rlvr.audit.dynamic import differential_flags, gap_flags, report_flags
-from rlvr.audit.recheck import Answer, flag_counts, recheck
+from rlvr.audit.recheck.corpus import HONEST, evaluate, load_corpus
+from rlvr.audit.recheck.dynamic import differential_flags, gap_flags, report_flags
+from rlvr.audit.recheck.stored import Answer, flag_counts, recheck
 from rlvr.cli import app
 from rlvr.errors import ManifestError
 from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, Verdict
@@ -287,16 +288,17 @@ def test_hack_options_are_validated():
         split_hack_options({"hack_policy": "zero", "hack_kinds": ["cheating"]})
 
 
-def test_audited_grader_applies_the_policy_to_the_math_grader():
-    inner = rlvr.load_env("math").grader
-    grader = AuditedGrader(inner, HackPolicy(mode="zero"))
+def test_environment_audit_applies_the_policy_to_the_math_grader():
+    env = rlvr.load_env("math")
+    assert env.audit is not None and env.audit.policy is None  # math is flagged only when asked
+    env = dataclasses.replace(env, audit=HackAudit("math", HackPolicy(mode="zero")))
     task = Task(id="m", prompt="What is 2 + 2?", gold="4", reference="$\\boxed{4}$")
-    good, padded = grader.grade_group(task, ["$\\boxed{4}$", "Hmm. " * 3000 + "$\\boxed{4}$"])
+    good, padded = env.grade(task, ["$\\boxed{4}$", "Hmm. " * 3000 + "$\\boxed{4}$"])
     assert good.reward == 1.0 and good.flags == []
     assert padded.reward == 0.0 and {f.kind for f in padded.flags} == {"overlong_answer"}
 
 
-def test_manifest_hack_policy_wraps_the_grader(tmp_path):
+def test_manifest_hack_policy_sets_the_environment_audit(tmp_path):
     folder = tmp_path / "strict-math"
     folder.mkdir()
     (folder / "tasks.jsonl").write_text(
@@ -307,7 +309,9 @@ def test_manifest_hack_policy_wraps_the_grader(tmp_path):
         '[grader]\nkind = "math"\n[grader.options]\nhack_policy = "penalty"\nhack_penalty = 0.5\n'
     )
     env = rlvr.registry.env_from_manifest(folder)
-    assert isinstance(env.grader, AuditedGrader) and env.grader.name == "math"
+    assert env.grader.name == "math" and env.audit == HackAudit(
+        "math", HackPolicy(mode="penalty", penalty=0.5)
+    )
     (v,) = env.grade(env.task("a"), ["$\\boxed{4}$ or $\\boxed{5}$"])
     assert v.reward == -0.5 and "hedged_answer" in {f.kind for f in v.flags}
 
@@ -419,8 +423,9 @@ def test_verdict_flags_read_what_the_sandbox_saw():
 @pytest.mark.parametrize("env_name", sorted(CODE_ENVS))
 def test_code_envs_flag_answers_by_default_without_changing_rewards(env_name):
     env = rlvr.load_env(env_name)
-    assert isinstance(env.grader, AuditedGrader) and env.grader.policy.mode == "report"
-    assert rlvr.load_env("math").grader.name == "math"  # others stay unwrapped unless asked
+    assert env.audit is not None and env.audit.policy == HackPolicy(mode="report")
+    assert env.audit.language == CODE_ENVS[env_name]
+    assert rlvr.load_env("math").audit.policy is None  # others are flagged only when asked
 
 
 def test_a_hardcoded_answer_is_flagged_but_keeps_its_reward_by_default(docker):

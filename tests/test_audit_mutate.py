@@ -7,11 +7,11 @@ import ast
 import pytest
 
 import rlvr
-from rlvr.audit.functions import function_span, param_names
-from rlvr.audit.lexer import tokens
-from rlvr.audit.mutate import OPERATORS, python_mutants, unified_diff
-from rlvr.audit.mutate_text import text_mutants
-from rlvr.audit.trivial import trivial_answers
+from rlvr.audit.source.functions import function_span, param_names
+from rlvr.audit.source.lexer import tokens
+from rlvr.audit.source.mutate import OPERATORS, python_mutants, unified_diff
+from rlvr.audit.source.mutate_text import text_mutants
+from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.types import Task
 
 SOURCE = '''def f(xs, k):

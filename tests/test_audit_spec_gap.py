@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 import rlvr
-from rlvr.audit.spec_gap import GapOptions, audit_env, audit_task
-from rlvr.audit.spec_gap_answers import equivalent_forms, perturbed_golds, toolcall_candidates
+from rlvr.audit.specgap.audit import GapOptions, audit_env, audit_task
+from rlvr.audit.specgap.candidates import equivalent_forms, perturbed_golds, toolcall_candidates
 from rlvr.cli import app
 from rlvr.graders.math import check
 
@@ -153,7 +153,7 @@ def test_humaneval_and_javascript_audits_in_the_sandbox(docker):
 
 
 def test_mutants_that_never_ran_are_stillborn_not_killed():
-    from rlvr.audit.spec_gap import stillborn
+    from rlvr.audit.specgap.audit import stillborn
     from rlvr.types import Verdict
 
     build = [{"name": "(exit status 3)", "outcome": "error"}]

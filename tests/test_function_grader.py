@@ -330,9 +330,9 @@ def test_reference_validation_packs_several_tasks_into_one_exec() -> None:
 
     env = rlvr.load_env("synth-python", grader_options={"pool_size": 1})
     assert batches(env.grader)
-    before = _execs(env.grader.inner)
+    before = _execs(env.grader)
     results = check_references(env, n_tasks=12)
     assert len(results) == 12 and all(r.passed for r in results), [
         (r.task_id, r.reason) for r in results if not r.passed
     ]
-    assert _execs(env.grader.inner)[1] - before[1] == 2  # 12 tasks in two batches of 6
+    assert _execs(env.grader)[1] - before[1] == 2  # 12 tasks in two batches of 6

@@ -248,7 +248,7 @@ def test_parser_refuses_what_it_cannot_read(text: str) -> None:
 
 def test_audit_reports_a_gold_that_cannot_be_read() -> None:
     import rlvr
-    from rlvr.audit.spec_gap import GapOptions, audit_task, summary
+    from rlvr.audit.specgap.audit import GapOptions, audit_task, summary
 
     env = rlvr.load_env("math")
     broken = Task(id="broken", prompt="p", gold="\\frac{1}{")

@@ -20,9 +20,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from rlvr.audit.recheck import flag_counts, read_answers, recheck
-from rlvr.audit.report import write_gap_report
-from rlvr.audit.spec_gap import GapOptions, audit_env
+from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
+from rlvr.audit.specgap.audit import GapOptions, audit_env
+from rlvr.audit.specgap.report import write_gap_report
 from rlvr.cli.common import EnvOpt, EnvPathOpt, emit, require_file, stderr, use_env_paths
 from rlvr.registry import load_env
 

@@ -9,8 +9,9 @@ the image offer (rlvr.distributed.cluster), and checks at start that the image i
 
 `RayGrader` is a Grader that sends `grade_group` to a `RayGradingPool`, and `on_ray(env, pool)`
 returns the environment with that grader, so `collect`, `grade_items` and the learners run
-unchanged. Answers whose verdict is infra_error (a dead daemon, a killed container) are retried
-on another actor; one that fails every attempt stays infra_error (masked in training), never a
+unchanged (the actors' environments attach the hack flags; the local copy does not again).
+Answers whose verdict is infra_error (a dead daemon, a killed container) are retried on another
+actor; one that fails every attempt stays infra_error (masked in training), never a
 reward of 0. Each answer's first non-infra verdict wins, so none is counted twice.
 """
 
@@ -253,4 +254,5 @@ class RayGrader:
 
 def on_ray(env: Environment, pool: RayGradingPool) -> Environment:
     """A copy of `env` whose grading goes to `pool`; tasks and prompts are untouched."""
-    return dataclasses.replace(env, grader=RayGrader(env.grader, pool))
+    audit = dataclasses.replace(env.audit, policy=None) if env.audit else None  # actors flag
+    return dataclasses.replace(env, grader=RayGrader(env.grader, pool), audit=audit)

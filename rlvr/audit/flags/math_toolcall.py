@@ -14,7 +14,11 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rlvr.audit import kinds as K
+from rlvr.audit.flags import kinds as K
+from rlvr.graders.math.extract import extract_answers
+from rlvr.graders.math.grader import check
+from rlvr.graders.math.normalize import normalize
+from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.types import Flag, Task
 
 FRACTION = re.compile(r"(-?\d+)/(\d+)|\\frac\{(-?\d+)\}\{(\d+)\}")
@@ -39,22 +43,16 @@ def _fraction(text: str) -> Fraction | None:
 
 def _same_value(a: str, b: str) -> bool:
     """Equal as written, as exact numbers, or (for other forms) by the math grader itself."""
-    from rlvr.graders.math.normalize import normalize
-
     if normalize(a) == normalize(b):
         return True
     fa, fb = _fraction(normalize(a)), _fraction(normalize(b))
     if fa is not None and fb is not None:
         return fa == fb
-    from rlvr.graders.math import check
-
     return check(a, b).passed
 
 
 def math_flags(task: Task, completion: str) -> list[Flag]:
     """Hedged and overlong math answers."""
-    from rlvr.graders.math.extract import extract_answers
-
     gold = str(task.gold or "")
     ext = extract_answers(completion)
     out: list[Flag] = []
@@ -111,8 +109,6 @@ def _gold_calls(gold: Any) -> list[tuple[str, set[str]]] | None:
 
 def toolcall_flags(task: Task, completion: str) -> list[Flag]:
     """Calls beyond the expected ones, and argument keys nobody asked for."""
-    from rlvr.graders.toolcall.parse import parse_calls
-
     calls = parse_calls(completion).calls or []
     gold = _gold_calls(task.gold)
     props = _schema_props(task.tools)

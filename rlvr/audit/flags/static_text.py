@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from rlvr.audit import kinds as K
-from rlvr.audit.lexer import Language, Token, string_value, tokens
-from rlvr.audit.strings import string_flags
+from rlvr.audit.flags import kinds as K
+from rlvr.audit.flags.strings import string_flags
+from rlvr.audit.source.lexer import Language, Token, string_value, tokens
 from rlvr.types import Flag
 
 Table = tuple[tuple[str, str], ...]

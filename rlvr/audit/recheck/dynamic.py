@@ -24,8 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rlvr.audit import kinds as K
-from rlvr.audit.cases import Case, prompt_cases, python_cases
+from rlvr.audit.flags import kinds as K
+from rlvr.audit.source.cases import Case, prompt_cases, python_cases
 from rlvr.env import Environment
 from rlvr.types import Flag, Task, Verdict
 
@@ -206,7 +206,7 @@ def report_flags(report: dict[str, Any]) -> list[Flag]:
 def _grader_spec(env: Environment) -> Any:
     """The sandbox spec the synthetic test runs under: a function grader's check() fallback
     when it has one (the function judge itself runs no test code)."""
-    grader = getattr(env.grader, "inner", env.grader)
+    grader = env.grader
     fallback = getattr(grader, "fallback_grader", None)
     return getattr(fallback if fallback is not None else grader, "spec", None)
 

@@ -1,16 +1,9 @@
-"""Static signs that an answer is hard-coded to the tests rather than solving the task.
+"""What the tests of one task contain, and the scores the hard-coding checks share.
 
-Three signs, each with evidence:
-
-- test data in the answer: distinctive literals (strings of 2+ characters, numbers that are not
-  small or round, containers) that the tests use but neither the task statement nor the reference
-  solution contains. Two such literals, or one long string or container, flag the answer;
-- (Python) branches on the tests' literal inputs that return the matching expected output, and
-  dict tables keyed by the tests' inputs;
-- a function whose whole body returns one literal that some test expects.
-
-The reference solution and the statement are the honest vocabulary: a literal they share with
-the tests ("Fizz", 1000 for roman numerals) never counts.
+`knowledge(task, lang)` collects the tests' literals and cases and the honest vocabulary (the
+statement and the reference: a literal they share with the tests never counts); `test_data`,
+`branch_hit` and `branch_flags` are the rules every language's hard-coding check applies
+(hardcode.py, hardcode_python.py, hardcode_text.py).
 """
 
 from __future__ import annotations
@@ -19,9 +12,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from rlvr import pyast
-from rlvr.audit import kinds as K
-from rlvr.audit.cases import (
+import rlvr.pyast as pyast
+from rlvr.audit.flags import kinds as K
+from rlvr.audit.source.cases import (
     NO_VALUE,
     Case,
     Key,
@@ -33,7 +26,7 @@ from rlvr.audit.cases import (
     python_literals,
     text_literals,
 )
-from rlvr.audit.lexer import Language
+from rlvr.audit.source.lexer import Language
 from rlvr.types import Flag, Task
 
 
@@ -48,7 +41,7 @@ class TestKnowledge:
     lines: list[set[Key]]
 
 
-def _parse(code: str | None) -> ast.Module | None:
+def parse_python(code: str | None) -> ast.Module | None:
     if not code:
         return None
     try:
@@ -57,11 +50,11 @@ def _parse(code: str | None) -> ast.Module | None:
         return None
 
 
-def _literals(code: str | None, lang: Language) -> set[Key]:
+def literals_of(code: str | None, lang: Language) -> set[Key]:
     if not code:
         return set()
     if lang == "python":
-        tree = _parse(code)
+        tree = parse_python(code)
         return python_literals(tree) | _parsed_strings(tree) if tree is not None else set()
     return text_literals(code, lang)
 
@@ -91,7 +84,7 @@ def knowledge(task: Task, lang: Language) -> TestKnowledge:
     if lang == "python":
         cases += python_cases(task.public_tests or "", task.entry_point, public=True)
         cases += python_cases(task.hidden_tests or "", task.entry_point)
-    literals = _literals(tests, lang)
+    literals = literals_of(tests, lang)
     for c in cases:
         for value in (*(c.args or ()), c.expected, c.args):
             key = literal_key(value) if value is not NO_VALUE and value is not None else None
@@ -100,7 +93,7 @@ def knowledge(task: Task, lang: Language) -> TestKnowledge:
     statement = example_free_prompt(task.prompt, task.entry_point)
     reference = task.reference or ""
     own = reference[len(task.prompt) :] if reference.startswith(task.prompt) else reference
-    honest = _literals(task.reference, lang)
+    honest = literals_of(task.reference, lang)
     lines = [text_literals(line, lang) for line in tests.splitlines()]
     lines += [
         {k for v in (*(c.args or ()), c.expected) if v is not NO_VALUE and (k := literal_key(v))}
@@ -169,27 +162,3 @@ def branch_flags(hits: list[tuple[int, str]]) -> list[Flag]:
             Flag(kind=K.HARDCODED, evidence=f"{len(hits)} branch(es) on test literals: {shown}")
         ]
     return []
-
-
-def hardcoded_flags(task: Task, code: str, lang: Language) -> list[Flag]:
-    """All static hard-coding flags for one answer's code."""
-    know = knowledge(task, lang)
-    flags = test_data(_literals(code, lang), know)
-    if lang == "python":
-        from rlvr.audit.hardcode_python import (
-            python_branches,
-            python_constant_return,
-            python_literal_branches,
-        )
-
-        tree = _parse(code)
-        if tree is not None:
-            flags += python_branches(tree, know) + python_literal_branches(tree, know)
-            flags += python_constant_return(tree, know, task.entry_point)
-    else:
-        from rlvr.audit.hardcode_text import text_branches, text_constant_return
-
-        flags += text_constant_return(code, know, lang, task.entry_point) + text_branches(
-            code, know, lang
-        )
-    return flags[:2]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.types import Task
 
 NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
@@ -200,8 +201,6 @@ def _schema_mutants(
 
 def toolcall_candidates(task: Task) -> list[Candidate]:
     """Reference, schema-violating mutants and trivial answers of one tool-call task."""
-    from rlvr.graders.toolcall.parse import parse_calls
-
     ref = task.reference or ""
     out = [Candidate("reference", "reference", ref)] if ref else []
     calls = [dict(c) for c in (parse_calls(ref).calls or [])]

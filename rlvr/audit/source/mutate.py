@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from rlvr import pyast
+import rlvr.pyast as pyast
 
 COMPARE_SWAP: dict[type, type] = {
     ast.Lt: ast.LtE,

@@ -11,7 +11,7 @@ import html
 import json
 from pathlib import Path
 
-from rlvr.audit.spec_gap import GapSummary, TaskAudit
+from rlvr.audit.specgap.audit import GapSummary, TaskAudit
 
 HISTOGRAM = "mutation_scores.png"
 MAX_DIFFS = 5

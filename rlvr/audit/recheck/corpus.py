@@ -15,7 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rlvr.audit.hacks import AUDIT_ERROR, flag_answer
+from rlvr.audit.flags.hacks import flag_answer
+from rlvr.audit.flags.kinds import AUDIT_ERROR
+from rlvr.audit.flags.sandbox import verdict_flags
+from rlvr.audit.recheck.dynamic import differential_flags, gap_flags
 from rlvr.bundled import bundled, source_folder
 from rlvr.registry import load_env
 from rlvr.types import Flag
@@ -78,9 +81,6 @@ def load_corpus(path: Path | None = None) -> list[CorpusLine]:
 
 
 def _dynamic(lines: list[CorpusLine]) -> list[list[Flag]]:
-    from rlvr.audit.dynamic import differential_flags, gap_flags
-    from rlvr.audit.hacks import verdict_flags
-
     out: list[list[Flag]] = [[] for _ in lines]
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, line in enumerate(lines):

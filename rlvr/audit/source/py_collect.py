@@ -1,14 +1,14 @@
 """The one walk over a Python answer that fills `Facts` (see py_names.py).
 
 Kept apart from the rules so that what is collected (names, stores, strings, state) reads in one
-place and the rules in static_python.py stay tables.
+place and the rules in rlvr.audit.flags.static_python stay tables.
 """
 
 from __future__ import annotations
 
 import ast
 
-from rlvr.audit.py_names import DECODERS, MUTATORS, RUNNERS, Facts
+from rlvr.audit.source.py_names import DECODERS, MUTATORS, RUNNERS, Facts
 
 WRITE_OPENERS = {"open", "io.open", "codecs.open", "builtins.open", "os.open", "os.fdopen"}
 PATH_WRITES = {
@@ -287,3 +287,10 @@ class Collector:
                 arg = node.args[0]
                 if isinstance(arg, ast.Name) and arg.id in shared:
                     f.state_notes.append(f"{where}: next() on shared iterator {arg.id}")
+
+
+def collect_facts(tree: ast.Module) -> Facts:
+    """Resolve names, fold strings and note state for one parsed answer."""
+    facts = Facts()
+    Collector(facts).run(tree)
+    return facts

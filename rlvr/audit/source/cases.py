@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr import pyast
-from rlvr.audit.lexer import Language, code_tokens, number_value, string_value
+import rlvr.pyast as pyast
+from rlvr.audit.source.lexer import Language, code_tokens, number_value, string_value
 
 Key = tuple[str, Any]
 NO_VALUE = object()

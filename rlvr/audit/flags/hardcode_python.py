@@ -1,16 +1,22 @@
 """Hard-coding checks on the Python AST: branches and tables on the tests' own cases.
 
 A branch (or table entry) that maps a test's input to that test's expected output is the
-clearest sign; see hardcode.py for the scores and thresholds shared with the other stacks.
+clearest sign; see knowledge.py for the scores and thresholds shared with the other stacks.
 """
 
 from __future__ import annotations
 
 import ast
 
-from rlvr.audit import kinds as K
-from rlvr.audit.cases import NO_VALUE, Case, Key, distinctive, literal_key
-from rlvr.audit.hardcode import TestKnowledge, branch_flags, branch_hit, case_inputs, show_key
+from rlvr.audit.flags import kinds as K
+from rlvr.audit.flags.knowledge import (
+    TestKnowledge,
+    branch_flags,
+    branch_hit,
+    case_inputs,
+    show_key,
+)
+from rlvr.audit.source.cases import NO_VALUE, Case, Key, distinctive, literal_key
 from rlvr.types import Flag
 
 

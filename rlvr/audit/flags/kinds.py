@@ -20,6 +20,7 @@ HEDGED = "hedged_answer"
 OVERLONG = "overlong_answer"
 EXTRA_CALLS = "extra_calls"
 EXTRA_KEYS = "extra_keys"
+AUDIT_ERROR = "audit_error"  # a bug in an audit, never an answer's fault: no policy acts on it
 
 CODE_KINDS = (
     HARDCODED,

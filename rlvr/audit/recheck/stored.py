@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlvr.audit.dynamic import differential_flags, gap_flags
-from rlvr.audit.hacks import flag_answer, grader_language, verdict_flags
+from rlvr.audit.flags.hacks import flag_answer
+from rlvr.audit.flags.languages import env_language
+from rlvr.audit.flags.sandbox import verdict_flags
+from rlvr.audit.recheck.dynamic import differential_flags, gap_flags
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.types import Flag, ScoredGroup, Verdict
@@ -105,7 +107,7 @@ def _check_group(
     if dynamic and lang not in ("math", "toolcall") and any(v is None for v in verdicts):
         graded = env.grade(task, [a.completion for a in answers])
         verdicts = [v or g for v, g in zip(verdicts, graded, strict=True)]
-    spec = getattr(getattr(env.grader, "inner", env.grader), "spec", None)
+    spec = getattr(env.grader, "spec", None)
     public_file = getattr(getattr(spec, "test_files", None), "public", None)
     extra: list[list[Flag]] = [[] for _ in answers]
     if dynamic and lang == "python":
@@ -127,7 +129,7 @@ def recheck(
     on_done: Callable[[int], Any] | None = None,
 ) -> list[dict[str, Any]]:
     """One row per answer (input order): task_id, step, index, flags, reward, passed."""
-    lang = grader_language(env.grader)
+    lang = env_language(env)
     rows: list[dict[str, Any] | None] = [None] * len(answers)
     groups: dict[tuple[str, int | None], list[int]] = defaultdict(list)
     for i, a in enumerate(answers):

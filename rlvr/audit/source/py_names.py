@@ -219,12 +219,3 @@ def _fold(facts: Facts, node: ast.AST) -> str | None:
         finally:
             facts.resolving.discard(node.id)
     return None
-
-
-def collect_facts(tree: ast.Module) -> Facts:
-    """Resolve names, fold strings and note state for one parsed answer."""
-    from rlvr.audit.py_collect import Collector
-
-    facts = Facts()
-    Collector(facts).run(tree)
-    return facts

@@ -13,10 +13,9 @@ from __future__ import annotations
 import ast
 import re
 
-from rlvr import pyast
-from rlvr.audit import kinds as K
-from rlvr.audit.py_names import Facts, collect_facts
-from rlvr.audit.py_rules import (
+import rlvr.pyast as pyast
+from rlvr.audit.flags import kinds as K
+from rlvr.audit.flags.py_rules import (
     ABUSE_NAMES,
     BIG,
     DYNAMIC_CALLS,
@@ -32,7 +31,9 @@ from rlvr.audit.py_rules import (
     TAMPER_MODULES,
     TAMPER_TARGETS,
 )
-from rlvr.audit.strings import string_flags
+from rlvr.audit.flags.strings import string_flags
+from rlvr.audit.source.py_collect import collect_facts
+from rlvr.audit.source.py_names import Facts
 from rlvr.types import Flag
 
 

@@ -2,10 +2,10 @@
 
 For every task: the reference solution must pass; trivial answers must fail (empty, `pass`,
 returning None or an argument, raising, a constant of the right type); mutants of the reference
-(mutate.py / mutate_text.py) must fail. The share of mutants the tests kill is the task's
-mutation score; a task whose tests let a mutant survive is a specification gap, shown with the
-surviving mutant's diff. Math tasks swap mutants for perturbed golds (and check that the gold's
-equivalent forms pass); tool-call tasks for schema-violating arguments.
+(rlvr.audit.source.mutate, mutate_text) must fail. The share of mutants the tests kill is the
+task's mutation score; a task whose tests let a mutant survive is a specification gap, shown
+with the surviving mutant's diff. Math tasks swap mutants for perturbed golds (and check that the
+gold's equivalent forms pass); tool-call tasks for schema-violating arguments.
 
 Each task is graded as one group by the environment's own grader (so code runs in its sandbox
 pool), tasks in parallel. A mutant that does not compile ("no test report") is stillborn and a
@@ -21,11 +21,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rlvr.audit.hacks import grader_language
-from rlvr.audit.mutate import python_mutants, unified_diff
-from rlvr.audit.mutate_text import text_mutants
-from rlvr.audit.spec_gap_answers import Candidate, math_candidates, toolcall_candidates
-from rlvr.audit.trivial import trivial_answers
+from rlvr.audit.flags.languages import env_language
+from rlvr.audit.source.mutate import python_mutants, unified_diff
+from rlvr.audit.source.mutate_text import text_mutants
+from rlvr.audit.specgap.candidates import Candidate, math_candidates, toolcall_candidates
+from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.env import Environment
 from rlvr.types import Task, Verdict
 
@@ -75,9 +75,7 @@ class TaskAudit(BaseModel):
 
 
 def _fence(code: str, env: Environment, lang: str) -> str:
-    options = getattr(env.grader, "options", None) or getattr(
-        getattr(env.grader, "inner", None), "options", None
-    )
+    options = getattr(env.grader, "options", None)
     if not code or getattr(options, "extract", "fenced") == "whole":
         return code
     tag = (getattr(options, "language", None) or [lang])[0]  # the stack's own fence tag
@@ -115,7 +113,7 @@ def code_candidates(env: Environment, task: Task, lang: str, opts: GapOptions) -
 
 def candidates(env: Environment, task: Task, opts: GapOptions) -> list[Candidate]:
     """What to grade for one task, by the kind of grader the environment uses."""
-    lang = grader_language(env.grader)
+    lang = env_language(env)
     if lang == "math":
         cands = math_candidates(task)
         return [c for c in cands if c.role != "mutant"] + [c for c in cands if c.role == "mutant"][
@@ -314,5 +312,5 @@ def audit_env(
             if on_done:
                 on_done(audit)
     audits = [results[t.id] for t in tasks]
-    lang = grader_language(env.grader)
+    lang = env_language(env)
     return audits, summary(env.name, audits, time.monotonic() - start, lang)
