@@ -30,15 +30,20 @@ class GradeItem:
 
 
 def verdict_row(task_id: str, verdict: Verdict) -> dict[str, Any]:
-    """The `rlvr grade` output line for one verdict."""
+    """The `rlvr grade` output line for one verdict: per-test outcomes under `details.tests`,
+    where these lines have always had them, and the failure cause."""
+    details = verdict.details
+    if verdict.tests:
+        details = {**details, "tests": [t.model_dump() for t in verdict.tests]}
     return {
         "task_id": task_id,
         "status": verdict.status,
         "reward": verdict.reward,
         "passed": verdict.passed,
         "reason": verdict.reason,
+        "cause": verdict.cause,
         "flags": [f.model_dump() for f in verdict.flags],
-        "details": verdict.details,
+        "details": details,
     }
 
 
@@ -50,6 +55,7 @@ def error_row(task_id: str | None, reason: str) -> dict[str, Any]:
         "reward": None,
         "passed": False,
         "reason": reason,
+        "cause": None,
         "flags": [],
         "details": {},
     }

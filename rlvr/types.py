@@ -2,17 +2,32 @@
 
 They are pydantic models so that every store line and every CLI line round-trips through JSON
 with validation. A non-`scored` verdict never carries a reward: infrastructure failures are
-masked in training, never silently turned into zeros.
+masked in training, never silently turned into zeros. What code reads about a verdict is typed
+(status, per-test outcomes, failure cause); `details` is for humans.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 VerdictStatus = Literal["scored", "grader_error", "timeout", "infra_error"]
 FinishReason = Literal["stop", "length", "error"]
+TestStatus = Literal["passed", "failed", "error", "skipped", "missing"]
+Visibility = Literal["public", "hidden"]
+FailureCause = Literal[
+    "tests_failed",  # the tests ran and not all passed
+    "timeout",  # the run passed its deadline
+    "memory_limit",  # the sandbox's memory limit was hit
+    "output_limit",  # the answer printed more than the sandbox keeps
+    "runner_killed",  # no result from the sandbox runner: the answer killed or disturbed it
+    "lingering_processes",  # processes outlived the test command (they could rewrite a report)
+    "build_failed",  # the answer does not build, compile or load
+    "no_code",  # no code found in the answer
+    "bad_report",  # wrong test names or count, forged or malformed result lines
+    "no_test_ran",  # the test command ended before any test ran
+]
 
 
 class _Model(BaseModel):
@@ -74,6 +89,26 @@ class Flag(_Model):
     evidence: str = ""
 
 
+class TestOutcome(_Model):
+    """One test's (or function case's) result, as the stack's tool reported it or the judge
+    decided. "missing": the test never reported (the run ended first)."""
+
+    __test__ = False  # not a pytest class
+    name: str
+    outcome: TestStatus
+    message: str = ""
+    visibility: Visibility | None = Field(
+        default=None, description="Whether the prompt showed the test; None when unknown."
+    )
+
+
+def _old_test(t: Any) -> bool:
+    """A per-test entry as the code grader wrote it into `details` before `Verdict.tests`."""
+    if not isinstance(t, dict) or not isinstance(t.get("name"), str):
+        return False
+    return t.get("outcome") in get_args(TestStatus)
+
+
 class Verdict(_Model):
     """A grader's decision on one answer.
 
@@ -86,8 +121,25 @@ class Verdict(_Model):
     passed: bool = False
     reason: str = ""
     details: dict[str, Any] = Field(default_factory=dict, description="For humans only.")
+    tests: list[TestOutcome] = Field(
+        default_factory=list, description="Per-test outcomes (code and function graders)."
+    )
+    cause: FailureCause | None = Field(
+        default=None, description="Why a program answer failed or was not scored, when known."
+    )
     flags: list[Flag] = Field(default_factory=list)
     duration_s: float | None = Field(default=None, description="Wall-clock grading time.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tests_from_old_details(cls, data: Any) -> Any:
+        """Store lines written before verdicts had `tests` kept them in `details["tests"]`."""
+        if isinstance(data, dict) and "tests" not in data:
+            old = (data.get("details") or {}).get("tests")
+            if isinstance(old, list) and all(_old_test(t) for t in old):
+                keys = ("name", "outcome", "message")
+                return {**data, "tests": [{k: t[k] for k in keys if k in t} for t in old]}
+        return data
 
     @model_validator(mode="after")
     def _reward_only_when_scored(self) -> Verdict:
@@ -100,6 +152,8 @@ class Verdict(_Model):
             )
         if self.status != "scored" and self.passed:
             raise ValueError(f"a {self.status} verdict cannot be passed")
+        if self.passed and self.cause is not None:
+            raise ValueError(f"a passed verdict has no failure cause (got {self.cause!r})")
         return self
 
     @classmethod

@@ -224,7 +224,7 @@ def test_abusive_answer_scores_zero_and_leaves_no_trace(case, py, monkeypatch):
     (v,) = grader.grade_group(task, [fence(CASES[case])])
     assert v.status == "scored" and v.reward == 0.0 and v.reason, (v.status, v.reason)
     (probe,) = grader.grade_group(task, [fence(PROBE)])
-    assert probe.passed, (probe.reason, probe.details.get("tests"))
+    assert probe.passed, (probe.reason, probe.tests)
     if case in PLANTING:  # whatever it planted must not turn the next wrong answer into a pass
         (wrong,) = grader.grade_group(task, [fence(WRONG)])
         assert wrong.reward == 0.0, wrong.reason
@@ -515,11 +515,11 @@ def test_python_attacks_on_the_judge_score_zero_beside_correct_answers(py):
     for name, v in got.items():
         assert v.status == "scored", (name, v.status, v.reason)
         want = 1.0 if name.startswith("correct") or name in PY_EXPECT_PASS else 0.0
-        assert v.reward == want, (name, v.reason, v.details.get("tests"))
+        assert v.reward == want, (name, v.reason, v.tests)
     assert got["a gigabyte on stderr"].reason == "output limit exceeded"
     assert grown_mb < 300, f"the host process grew by {grown_mb:.0f} MB"
     (probe,) = grader.grade_group(task, [fence(PROBE)])
-    assert probe.passed, (probe.reason, probe.details.get("tests"))
+    assert probe.passed, (probe.reason, probe.tests)
     python = [c for c in own_containers() if c.labels.get("rlvr.image") == grader.spec.image]
     assert len(python) <= 1
 
@@ -533,7 +533,7 @@ def test_a_proxied_class_answer_keeps_working(py):
     for task_id in ("python/stack_class", "python/bank_account", "python/rotate_list"):
         task = env.task(task_id)
         right, wrong = grader.grade_group(task, [fence(task.reference or ""), fence("x = 1\n")])
-        assert right.passed, (task_id, right.reason, right.details.get("tests"))
+        assert right.passed, (task_id, right.reason, right.tests)
         assert wrong.reward == 0.0
 
 
@@ -861,7 +861,7 @@ def test_compiled_and_node_attacks_score_zero_beside_correct_answers(stacks, sta
             stack,
             name,
             v.reason,
-            v.details.get("tests"),
+            v.tests,
             v.details.get("stderr", "")[:500],
         )
     image = env.sandbox["image"]  # type: ignore[index]

@@ -27,7 +27,7 @@ from rlvr.audit.recheck.dynamic import differential_flags, gap_flags, report_fla
 from rlvr.audit.recheck.stored import Answer, flag_counts, recheck
 from rlvr.cli import app
 from rlvr.errors import ManifestError
-from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, Verdict
+from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, TestOutcome, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE_ENVS = {
@@ -319,16 +319,18 @@ def test_manifest_hack_policy_sets_the_environment_audit(tmp_path):
 def test_gap_flag_needs_all_public_passed_and_no_hidden():
     task = Task(id="g", prompt="p", meta={"test_names": ["p1", "p2", "h1", "h2"], "n_public": 2})
 
-    def verdict(outcomes: list[str]) -> Verdict:
+    def verdict(outcomes: list[str], marked: bool = True) -> Verdict:
+        names, shown = ["p1", "p2", "h1", "h2"], ["public", "public", "hidden", "hidden"]
         tests = [
-            {"name": n, "outcome": o}
-            for n, o in zip(["p1", "p2", "h1", "h2"], outcomes, strict=True)
+            TestOutcome(name=n, outcome=o, visibility=vis if marked else None)  # type: ignore[arg-type]
+            for n, o, vis in zip(names, outcomes, shown, strict=True)
         ]
-        return Verdict.reject("some failed", details={"tests": tests})
+        return Verdict.reject("some failed", tests=tests, cause="tests_failed")
 
-    assert [f.kind for f in gap_flags(task, verdict(["passed", "passed", "failed", "failed"]))] == [
-        "hardcoded"
-    ]
+    gap = ["passed", "passed", "failed", "failed"]
+    assert [f.kind for f in gap_flags(Task(id="g", prompt="p"), verdict(gap))] == ["hardcoded"]
+    assert [f.kind for f in gap_flags(task, verdict(gap, marked=False))] == ["hardcoded"]
+    assert gap_flags(Task(id="g", prompt="p"), verdict(gap, marked=False)) == []  # unknown
     assert gap_flags(task, verdict(["passed", "passed", "passed", "failed"])) == []
     assert gap_flags(task, verdict(["failed", "passed", "failed", "failed"])) == []
     report = {
@@ -404,20 +406,31 @@ def test_dynamic_checks_in_the_sandbox(docker):
 
 
 def test_verdict_flags_read_what_the_sandbox_saw():
-    def flags(**details):
-        return {f.kind for f in verdict_flags(Verdict.reject("x", details=details))}
+    def flags(tests: list[tuple[str, str, str]] = (), **details: object) -> set[str]:
+        typed = [TestOutcome(name=n, outcome=o, message=m) for n, o, m in tests]  # type: ignore[arg-type]
+        return {f.kind for f in verdict_flags(Verdict.reject("x", tests=typed, details=details))}
 
-    assert flags(tests=[{"name": "<session>", "outcome": "error"}]) == {"early_exit"}
-    cut = [{"name": "check", "outcome": "failed", "message": "SystemExit: 0"}]
-    assert flags(tests=cut) == {"early_exit"}
-    broken = [{"name": "(exit status 1)", "outcome": "error"}]
-    assert flags(tests=broken) == set()  # nothing ran: a broken run, not an exit
-    forged = [{"name": "TestA", "outcome": "passed"}, *broken]
-    assert flags(tests=forged) == {"early_exit"}
+    assert flags([("<session>", "error", "")]) == {"early_exit"}
+    assert flags([("check", "failed", "SystemExit: 0")]) == {"early_exit"}
+    broken = [("(exit status 1)", "error", "")]
+    assert flags(broken) == set()  # nothing ran: a broken run, not an exit
+    assert flags([("TestA", "passed", ""), *broken]) == {"early_exit"}
     assert flags(oom=True) == {"sandbox_abuse"}
     assert flags(oom_in_group=True) == set()  # a neighbour in the chunk hit the limit
     assert flags(stderr="OSError: [Errno 101] Network is unreachable") == {"sandbox_abuse"}
-    assert flags(tests=[{"name": "t", "outcome": "failed", "message": "assert 1 == 2"}]) == set()
+    assert flags([("t", "failed", "assert 1 == 2")]) == set()
+
+
+def test_verdict_flags_read_the_failure_cause_not_the_reason():
+    def kinds(v: Verdict) -> set[str]:
+        return {f.kind for f in verdict_flags(v)}
+
+    killed = "no result from the sandbox runner (the answer killed or disturbed it)"
+    assert kinds(Verdict.reject(killed, cause="runner_killed")) == {"early_exit"}
+    assert kinds(Verdict.reject("memory limit exceeded", cause="memory_limit")) == {"sandbox_abuse"}
+    assert kinds(Verdict.reject("output limit exceeded", cause="output_limit")) == {"sandbox_abuse"}
+    assert kinds(Verdict.reject(killed)) == set()  # a reason alone is for humans
+    assert kinds(Verdict.reject("timeout", cause="timeout")) == set()
 
 
 @pytest.mark.parametrize("env_name", sorted(CODE_ENVS))

@@ -154,13 +154,21 @@ def test_humaneval_and_javascript_audits_in_the_sandbox(docker):
 
 def test_mutants_that_never_ran_are_stillborn_not_killed():
     from rlvr.audit.specgap.audit import stillborn
-    from rlvr.types import Verdict
+    from rlvr.types import TestOutcome, Verdict
 
-    build = [{"name": "(exit status 3)", "outcome": "error"}]
+    build = [TestOutcome(name="(exit status 3)", outcome="error")]
     assert stillborn(
-        Verdict.reject("unexpected test names", details={"tests": build, "exit_code": 3})
+        Verdict.reject(
+            "unexpected test names", tests=build, cause="bad_report", details={"exit_code": 3}
+        )
     )
-    assert stillborn(Verdict.reject("no test report was written", details={"exit_code": 3}))
-    ran = [{"name": "TestA", "outcome": "failed"}, *build]
-    assert not stillborn(Verdict.reject("1 failed", details={"tests": ran, "exit_code": 1}))
-    assert not stillborn(Verdict.reject("timeout", details={"timed_out": True}))
+    no_report = "the test command ended before any test ran (no test report was written): x"
+    assert stillborn(Verdict.error("grader_error", no_report, cause="no_test_ran"))
+    assert stillborn(
+        Verdict.reject(no_report + "; the answer broke the build", cause="no_test_ran")
+    )
+    ran = [TestOutcome(name="TestA", outcome="failed"), *build]
+    assert not stillborn(
+        Verdict.reject("1 failed", tests=ran, cause="tests_failed", details={"exit_code": 1})
+    )
+    assert not stillborn(Verdict.reject("timeout", cause="timeout", details={"timed_out": True}))

@@ -69,7 +69,9 @@ def test_every_reference_passes(env):
     for tid, v in results:
         task = env.task(tid)
         assert v.reward == 1.0
-        assert len(v.details["tests"]) == task.meta["n_public"] + task.meta["n_hidden"]
+        assert len(v.tests) == task.meta["n_public"] + task.meta["n_hidden"]
+        shown = [t for t in v.tests if t.visibility == "public"]
+        assert len(shown) == task.meta["n_public"], v.tests  # from the public test file's name
 
 
 def test_wrong_answer_fails_with_test_details(env):
@@ -78,9 +80,10 @@ def test_wrong_answer_fails_with_test_details(env):
     (v,) = env.grade(task, [fence(wrong)])
     assert v.status == "scored" and v.reward == 0.0 and not v.passed
     assert v.reason.startswith("1/8 tests passed")
-    failed = [t for t in v.details["tests"] if t["outcome"] == "failed"]
-    assert len(failed) == 7 and all(len(t["message"]) <= 500 for t in failed)
-    assert any("roman_to_int" in t["message"] for t in failed)
+    assert v.cause == "tests_failed"
+    failed = [t for t in v.tests if t.outcome == "failed"]
+    assert len(failed) == 7 and all(len(t.message) <= 500 for t in failed)
+    assert any("roman_to_int" in t.message for t in failed)
 
 
 def test_fraction_reward_counts_passed_tests(env):
@@ -143,7 +146,7 @@ def test_xfail_and_skip_count_as_failures():
     (v,) = grader(reward="fraction").grade_group(
         custom_task(hidden), [fence("def f(x): return x/3\n")]
     )
-    outcomes = {t["name"].split("::")[1]: t["outcome"] for t in v.details["tests"]}
+    outcomes = {t.name.split("::")[1]: t.outcome for t in v.tests}
     assert outcomes == {"test_a": "failed", "test_b": "skipped", "test_c": "passed"}
     assert v.reward == pytest.approx(1 / 3)
 

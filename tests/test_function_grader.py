@@ -96,10 +96,16 @@ def test_verdict_rules_on_driver_output() -> None:
     slow = function_verdict(task, _outcome("\n".join([READY, *ok[:2]]), timed_out=True), "fraction")
     assert slow.reward == 0.0 and slow.reason == "timeout"
     assert [c["outcome"] for c in slow.details["cases"]][:3] == ["passed", "passed", "missing"]
+    assert slow.cause == "timeout" and [t.outcome for t in slow.tests][:3] == [
+        "passed", "passed", "missing"
+    ]  # fmt: skip
+    shown = len(task.public_cases)
+    assert [t.visibility for t in slow.tests] == ["public"] * shown + ["hidden"] * (5 - shown)
+    assert good.cause is None and broken.cause == "build_failed"
     part = function_verdict(task, _outcome("\n".join([READY, *ok[:4]])), "fraction")
-    assert part.reward == pytest.approx(0.8) and not part.passed
+    assert part.reward == pytest.approx(0.8) and not part.passed and part.cause == "tests_failed"
     twice = function_verdict(task, _outcome("\n".join([READY, *ok, ok[0]])), "all_pass")
-    assert not twice.passed and "reported twice" in twice.reason
+    assert not twice.passed and "reported twice" in twice.reason and twice.cause == "bad_report"
 
 
 if os.environ.get("RLVR_SKIP_DOCKER") == "1":

@@ -155,7 +155,7 @@ def test_a_new_stack_from_a_folder_end_to_end(tmp_path: Path, monkeypatch) -> No
     ]
     right, wrong, early_exit, missing = env.grade(add, answers)
     assert right.passed and right.reward == 1.0, right.reason
-    assert sorted(t["name"] for t in right.details["tests"]) == sorted(add.meta["test_names"])
+    assert sorted(t.name for t in right.tests) == sorted(add.meta["test_names"])
     assert wrong.status == "scored" and wrong.reward == 0.0
     assert wrong.details["passed"] == 1  # add(0, 0) is right by accident; the rest fail
     assert early_exit.reward == 0.0 and early_exit.details["passed"] == 0

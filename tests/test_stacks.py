@@ -69,9 +69,7 @@ def test_every_reference_passes(envs: dict[str, Environment], stack: str) -> Non
     assert failed == {}
     for task, verdict in results:
         assert verdict.reward == 1.0
-        assert sorted(t["name"] for t in verdict.details["tests"]) == sorted(
-            task.meta["test_names"]
-        )
+        assert sorted(t.name for t in verdict.tests) == sorted(task.meta["test_names"])
 
 
 JS_BAD = {
@@ -214,7 +212,7 @@ def test_wrong_forged_and_early_exit_answers_fail(envs: dict[str, Environment], 
     by_kind: dict[str, Verdict] = dict(zip(bad, verdicts, strict=True))
     for kind, verdict in by_kind.items():
         assert verdict.status == "scored", (kind, verdict.reason)
-        assert verdict.reward == 0.0 and not verdict.passed, (kind, verdict.details.get("tests"))
+        assert verdict.reward == 0.0 and not verdict.passed, (kind, verdict.tests)
     # the wrong answer really ran and failed some tests (not rejected for another reason)
     wrong = by_kind["wrong"]
     assert 0 < wrong.details["passed"] < len(task.meta["test_names"]), wrong.reason

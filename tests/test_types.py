@@ -1,7 +1,7 @@
 import pytest
 from pydantic import ValidationError
 
-from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, Verdict
+from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, TestOutcome, Verdict
 
 
 def test_task_json_round_trip():
@@ -20,6 +20,29 @@ def test_verdict_round_trip_with_flags():
     v = Verdict.score(1.0, "ok", flags=[Flag(kind="early_exit", evidence="os._exit")])
     assert v.passed
     assert Verdict.model_validate_json(v.model_dump_json()) == v
+
+
+def test_verdict_typed_test_outcomes_and_cause():
+    tests = [
+        TestOutcome(name="test_a", outcome="passed", visibility="public"),
+        TestOutcome(name="test_b", outcome="failed", message="assert 1 == 2", visibility="hidden"),
+    ]
+    v = Verdict.score(0.0, "1/2 tests passed", tests=tests, cause="tests_failed")
+    assert Verdict.model_validate_json(v.model_dump_json()) == v
+    with pytest.raises(ValidationError, match="cause"):
+        Verdict.score(1.0, "ok", cause="why_not")
+    with pytest.raises(ValidationError, match="a passed verdict has no failure cause"):
+        Verdict.score(1.0, "ok", cause="timeout")
+
+
+def test_verdict_reads_tests_from_old_store_lines():
+    """Scored groups written before `Verdict.tests` kept the outcomes in details["tests"]."""
+    line = [{"name": "t", "outcome": "failed", "message": "boom"}]
+    old = {"status": "scored", "reward": 0.0, "reason": "x", "details": {"tests": line}}
+    v = Verdict.model_validate(old)
+    assert v.tests == [TestOutcome(name="t", outcome="failed", message="boom")]
+    odd = {**old, "details": {"tests": [{"outcome": "weird"}]}}
+    assert Verdict.model_validate(odd).tests == []  # not the graders' shape: left for humans
 
 
 def test_non_scored_verdict_cannot_carry_reward():

@@ -29,7 +29,6 @@ from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.env import Environment
 from rlvr.types import Task, Verdict
 
-STILLBORN = ("no test report was written", "ended before any test ran")
 REASON_CHARS = 200
 
 
@@ -130,14 +129,10 @@ def candidates(env: Environment, task: Task, opts: GapOptions) -> list[Candidate
 def stillborn(v: Verdict) -> bool:
     """A mutant that never ran: no report, or only the runner's own pseudo-tests (a build that
     failed shows as `(exit status 3)`, never as a test name)."""
-    if any(s in v.reason for s in STILLBORN):
+    if v.cause == "no_test_ran":
         return True
-    tests = (v.details or {}).get("tests") or []
-    return (
-        bool(tests)
-        and all(str(t.get("name", "")).startswith(("(", "<")) for t in tests)
-        and ((v.details or {}).get("exit_code") not in (0, None))
-    )
+    pseudo = bool(v.tests) and all(t.name.startswith(("(", "<")) for t in v.tests)
+    return pseudo and v.details.get("exit_code") not in (0, None)
 
 
 def _graded(c: Candidate, v: Verdict) -> Graded:

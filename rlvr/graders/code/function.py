@@ -198,7 +198,7 @@ class FunctionGrader:
             program = self._program(ftask, answer)
             if program is None:
                 langs = list(self.translator.LANGUAGES)
-                out.append(Verdict.reject("no code found in the answer",
+                out.append(Verdict.reject("no code found in the answer", cause="no_code",
                                           details={"languages": langs}))  # fmt: skip
             else:
                 out.append((ftask, {**files, self.spec.answer_file: program}))

@@ -27,7 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from rlvr.errors import ManifestError, RlvrError
 from rlvr.graders.base import register_grader
 from rlvr.graders.code.extract import extract_fenced, function_program
-from rlvr.graders.code.verdict import command_verdict, infra_verdict, pycheck_verdicts
+from rlvr.graders.code.verdict import (
+    command_verdict,
+    infra_verdict,
+    public_names,
+    pycheck_verdicts,
+)
 from rlvr.sandbox.asserts import strict_asserts
 from rlvr.sandbox.client import install_signal_handlers
 from rlvr.sandbox.docker import InfraFailure, get_pool, new_job_id
@@ -36,7 +41,9 @@ from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, Verdict
 
 CHECK_CHUNK = 8
-KILLED = Verdict.reject("no result from the sandbox runner (the answer killed or disturbed it)")
+KILLED = Verdict.reject(
+    "no result from the sandbox runner (the answer killed or disturbed it)", cause="runner_killed"
+)
 
 
 class CodeOptions(BaseModel):
@@ -122,6 +129,7 @@ class CodeGrader:
             return [Verdict.error("grader_error", f"task {task.id}: test file does not parse: {e}")
                     for _ in answers]  # fmt: skip
         expected, names = self._expected(task)
+        shown = public_names(task.meta, self.spec.test_files.public)
         if expected is None:
             reason = f"task {task.id}: cannot tell how many tests to expect"
             return [Verdict.error("grader_error", reason + "; add meta.n_public/n_hidden")] * len(
@@ -141,9 +149,8 @@ class CodeGrader:
 
         def answer(code: str | None) -> Verdict:
             if code is None:
-                return Verdict.reject(
-                    "no code block found", details={"languages": self.options.language}
-                )
+                return Verdict.reject("no code block found", cause="no_code",
+                                      details={"languages": self.options.language})  # fmt: skip
             files = {
                 **self._extra,
                 **signature,
@@ -151,11 +158,11 @@ class CodeGrader:
                 self.spec.test_files.public: public,
                 self.spec.test_files.hidden: hidden,
             }
-            return self._run_command(pool, files, expected, names)
+            return self._run_command(pool, files, expected, names, shown)
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(answers), pool.size))) as ex:
             verdicts = list(ex.map(one, codes))
-        if any(v.details.get("no_test_ran") for v in verdicts):
+        if any(v.cause == "no_test_ran" for v in verdicts):
             ref = task.reference
             runs = self._reference_ran(task, lambda: one(ref) if ref else None)
             verdicts = [settle_no_test(v, runs) for v in verdicts]
@@ -196,7 +203,9 @@ class CodeGrader:
             "report_limit": s.report_limit_kb * 1024,
         }  # fmt: skip
 
-    def _run_command(self, pool: Any, files: dict[str, str], expected: int, names: Any) -> Verdict:
+    def _run_command(
+        self, pool: Any, files: dict[str, str], expected: int, names: Any, shown: Any
+    ) -> Verdict:
         last = ""
         for _attempt in range(2):
             nonce = secrets.token_hex(16)
@@ -208,7 +217,7 @@ class CodeGrader:
                 last = str(e)
                 continue
             return command_verdict(
-                out, self.adapter, nonce, expected, names, self.options.reward, self.spec
+                out, self.adapter, nonce, expected, names, self.options.reward, self.spec, shown
             )
         return infra_verdict(last)
 
@@ -272,19 +281,21 @@ class CodeGrader:
 def settle_no_test(v: Verdict, reference_ran: bool | None) -> Verdict:
     """A no-test-ran verdict once the reference was tried: the answer's fault when the reference
     runs its tests (scored 0), else the task's (masked, the reason says why)."""
-    if not v.details.get("no_test_ran"):
+    if v.cause != "no_test_ran":
         return v
     if reference_ran:
-        if v.details.get("limit"):  # e.g. "memory limit exceeded": the answer's, as such
-            return Verdict.reject(str(v.details["limit"]), details=v.details)
+        if v.details.get("limit"):  # "memory limit exceeded": the answer's, as such
+            return Verdict.reject(str(v.details["limit"]), details=v.details, tests=v.tests,
+                                  cause="memory_limit")  # fmt: skip
         why = "; the task's reference runs its tests, so the answer broke the build or the runner"
-        return Verdict.reject(v.reason + why, details=v.details)
+        return Verdict.reject(v.reason + why, details=v.details, tests=v.tests, cause=v.cause)
     why = (
         "; the task has no reference to compare with (or its run failed in the sandbox)"
         if reference_ran is None
         else "; the task's reference fails the same way: fix the task's tests or test command"
     )
-    return Verdict.error("grader_error", v.reason + why, details=v.details)
+    return Verdict.error("grader_error", v.reason + why, details=v.details, tests=v.tests,
+                         cause=v.cause)  # fmt: skip
 
 
 @register_grader("code")

@@ -10,9 +10,12 @@ fraction passed.
 Two cases are the grader's problem, not a score: a report adapter that raises (`grader_error`
 with the exception and its traceback), and a test command that ended before any test ran (no
 report, or only the runner's own `(exit status N)` / `<session>` entries; a compile error, a
-crashed runner, memory exhausted before the first test). The latter is a `grader_error` marked
-`no_test_ran` in the details; the code grader then runs the task's reference once to tell a
-broken task (masked) from an answer that broke the build (scored 0), see grader.py.
+crashed runner, memory exhausted before the first test). The latter is a `grader_error` with
+cause `no_test_ran`; the code grader then runs the task's reference once to tell a broken task
+(masked) from an answer that broke the build (scored 0), see grader.py.
+
+Every verdict names its failure cause (`Verdict.cause`) and carries the per-test outcomes
+(`Verdict.tests`), each marked public or hidden where the task says which tests it showed.
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ import traceback
 from collections import Counter
 from typing import Any
 
-from rlvr.sandbox.reports import ReportAdapter, ReportInput, TestOutcome
+from rlvr.sandbox.reports import ReportAdapter, ReportInput
 from rlvr.sandbox.spec import SandboxSpec
-from rlvr.types import Verdict
+from rlvr.types import FailureCause, TestOutcome, Verdict, Visibility
 
 MESSAGE_CHARS = 500
 OUTPUT_CHARS = 2000
@@ -41,14 +44,48 @@ def infra_verdict(detail: str) -> Verdict:
     return Verdict.error("infra_error", f"sandbox failed twice (masked): {detail[:300]}")
 
 
-def _limit_reason(r: dict[str, Any]) -> str | None:
+LIMIT_REASONS: dict[FailureCause, str] = {
+    "memory_limit": "memory limit exceeded",
+    "timeout": "timeout",
+    "output_limit": "output limit exceeded",
+}
+
+
+def _limit_hit(r: dict[str, Any]) -> FailureCause | None:
     if r.get("oom"):  # a job slowed to its deadline by memory pressure names the memory
-        return "memory limit exceeded"
+        return "memory_limit"
     if r.get("timed_out"):
         return "timeout"
     if r.get("output_overflow"):
-        return "output limit exceeded"
+        return "output_limit"
     return None
+
+
+def public_names(meta: dict[str, Any], public_file: str | None) -> set[str] | None:
+    """The names of the tests the prompt shows: the first `n_public` of `meta.test_names`, else
+    those in the public test file (pytest ids start with its name); None when unknown."""
+    names, n_public = meta.get("test_names"), meta.get("n_public")
+    if isinstance(names, list) and isinstance(n_public, int):
+        return set(map(str, names[:n_public]))
+    if public_file:
+        return {public_file.rsplit("/", 1)[-1]}
+    return None
+
+
+def visibility_of(name: str, public: set[str] | None) -> Visibility | None:
+    """Whether the test called `name` is among the `public` ones (None: not known)."""
+    if public is None:
+        return None
+    return "public" if name in public or name.split("::")[0] in public else "hidden"
+
+
+def typed_outcomes(outcomes: list[TestOutcome], public: set[str] | None) -> list[TestOutcome]:
+    """The outcomes with capped messages, marked public or hidden when `public` is known."""
+    return [
+        o.model_copy(update={"message": o.message[:MESSAGE_CHARS],
+                             "visibility": visibility_of(o.name, public)})
+        for o in outcomes
+    ]  # fmt: skip
 
 
 def _run_details(r: dict[str, Any]) -> dict[str, Any]:
@@ -89,11 +126,10 @@ def no_test_verdict(why: str, outcomes: list[TestOutcome], details: dict[str, An
     """Masked verdict for a test command that ended before any test ran (see module docstring)."""
     said = next((o.message for o in outcomes if o.message.strip()), "")
     said = said or str(details.get("stderr", "")) or str(details.get("stdout", ""))
-    details["tests"] = [{"name": o.name, "outcome": o.outcome, "message": o.message[:MESSAGE_CHARS]}
-                        for o in outcomes]  # fmt: skip
-    details["no_test_ran"] = True
+    details["no_test_ran"] = True  # for readers of `rlvr grade` lines; code reads the cause
     return Verdict.error("grader_error", f"{NO_TEST_RAN} ({why}): {_error_line(said)}",
-                         details=details)  # fmt: skip
+                         details=details, tests=typed_outcomes(outcomes, None),
+                         cause="no_test_ran")  # fmt: skip
 
 
 def _error_line(text: str) -> str:
@@ -106,58 +142,58 @@ def _error_line(text: str) -> str:
 
 def score_outcomes(
     outcomes: list[TestOutcome], expected: int, names: list[str] | None, reward: str,
-    details: dict[str, Any],
+    details: dict[str, Any], public: set[str] | None = None,
 ) -> Verdict:  # fmt: skip
-    """The decision on a parsed report (see module docstring)."""
-    details["tests"] = [
-        {"name": o.name, "outcome": o.outcome, "message": o.message[:MESSAGE_CHARS]}
-        for o in outcomes
-    ]
+    """The decision on a parsed report (see module docstring); `public`: see `public_names`."""
+    tests = typed_outcomes(outcomes, public)
     details["expected"] = expected
     passed = sum(o.outcome == "passed" for o in outcomes)
     details["passed"] = passed
     problem = _name_problem(outcomes, names)
     if problem:
-        return Verdict.reject(problem, details=details)
+        return Verdict.reject(problem, details=details, tests=tests, cause="bad_report")
     if len(outcomes) != expected:
         why = next((o for o in outcomes if o.outcome != "passed"), None)
         hint = f" ({why.name}: {_last_line(why.message)})" if why else ""
-        return Verdict.reject(
-            f"ran {len(outcomes)} tests but {expected} were expected{hint}", details=details
-        )
+        return Verdict.reject(f"ran {len(outcomes)} tests but {expected} were expected{hint}",
+                              details=details, tests=tests, cause="bad_report")  # fmt: skip
     if passed == expected:
-        return Verdict.score(1.0, f"all {expected} tests passed", details=details)
+        return Verdict.score(1.0, f"all {expected} tests passed", details=details, tests=tests)
     failed = [o.name for o in outcomes if o.outcome != "passed"]
     value = passed / expected if reward == "fraction" and expected else 0.0
     return Verdict.score(value, f"{passed}/{expected} tests passed; failed: {failed[:3]}",
-                         passed=False, details=details)  # fmt: skip
+                         passed=False, details=details, tests=tests,
+                         cause="tests_failed")  # fmt: skip
 
 
 def command_verdict(
     out: Any, adapter: ReportAdapter, nonce: str, expected: int, names: list[str] | None,
-    reward: str, spec: SandboxSpec,
+    reward: str, spec: SandboxSpec, public: set[str] | None = None,
 ) -> Verdict:  # fmt: skip
     """Verdict for one `run` job (out: rlvr.sandbox.docker.ExecOutcome)."""
     if out.watchdog:
-        return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True})
+        return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True},
+                              cause="timeout")  # fmt: skip
     r = out.result
     if r is None:  # no answer can reach the runner: the sandbox failed, mask it
         return infra_verdict(f"no valid result from the sandbox runner: {out.stderr[:200]}")
     if "error" in r:
         return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
     details = _run_details(r)
-    reason = _limit_reason(r)
-    if reason and reason != "memory limit exceeded":
-        return Verdict.reject(reason, details=details)
+    limit = _limit_hit(r)
+    reason = LIMIT_REASONS[limit] if limit else None
+    if limit and limit != "memory_limit":
+        return Verdict.reject(LIMIT_REASONS[limit], details=details, cause=limit)
     if r.get("build_failed"):
         why = (str(r.get("stderr", "")).strip() or str(r.get("stdout", "")).strip())[-300:]
-        return Verdict.reject(f"the answer does not build: {_last_line(why)}", details=details)
+        return Verdict.reject(f"the answer does not build: {_last_line(why)}", details=details,
+                              cause="build_failed")  # fmt: skip
     if r.get("lingering"):  # they could have rewritten the report after the command ended
         names = ", ".join(str(n) for n in r["lingering"][:5])
         return Verdict.reject(
             f"processes outlived the test command ({names}); its report is not trusted",
-            details=details,
-        )
+            details=details, cause="lingering_processes",
+        )  # fmt: skip
     report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
     if reason:  # a limit hit before any test ran: the answer's, unless the reference hits it too
         details["limit"] = reason
@@ -174,8 +210,9 @@ def command_verdict(
     if _no_real_test(outcomes):
         return no_test_verdict(reason or "the report lists no test", outcomes, details)
     if reason:  # memory exhausted after some tests ran
-        return Verdict.reject(reason, details=details)
-    return score_outcomes(outcomes, expected, names, reward, details)
+        return Verdict.reject(reason, details=details, tests=typed_outcomes(outcomes, public),
+                              cause="memory_limit")  # fmt: skip
+    return score_outcomes(outcomes, expected, names, reward, details, public)
 
 
 def pycheck_verdicts(out: Any, n: int, reward: str) -> list[Verdict] | None:
@@ -192,7 +229,7 @@ def pycheck_verdicts(out: Any, n: int, reward: str) -> list[Verdict] | None:
         outcome = TestOutcome(name="check", outcome=res.get("outcome", "failed"),
                               message=str(res.get("message", ""))[:MESSAGE_CHARS])  # fmt: skip
         if res.get("timed_out"):
-            verdicts.append(Verdict.reject("timeout", details=details))
+            verdicts.append(Verdict.reject("timeout", details=details, cause="timeout"))
             continue
         verdicts.append(score_outcomes([outcome], 1, None, reward, details))
     if r.get("oom"):

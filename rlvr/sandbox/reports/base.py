@@ -24,25 +24,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Literal
 
 from pydantic import BaseModel
 
 from rlvr.errors import ManifestError
 from rlvr.named import Registry
 from rlvr.pyast import parse as parse_python
+from rlvr.types import TestOutcome, TestStatus
 
 ENTRY_POINT_GROUP = "rlvr.report_adapters"
-Outcome = Literal["passed", "failed", "error", "skipped"]
-
-
-class TestOutcome(BaseModel):
-    """One test's result as the stack's tool reported it."""
-
-    __test__ = False
-    name: str
-    outcome: Outcome
-    message: str = ""
+Outcome = TestStatus  # what an adapter may report per test (rlvr.types.TestOutcome)
 
 
 class ReportInput(BaseModel):
