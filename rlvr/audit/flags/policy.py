@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.audit.flags import kinds as K
 from rlvr.errors import ManifestError
+from rlvr.manifest import format_validation_error
 from rlvr.types import Flag, Verdict
 
 PolicyMode = Literal["report", "zero", "penalty"]
@@ -27,11 +28,15 @@ OPTION_KEYS = ("hack_policy", "hack_penalty", "hack_kinds")
 class HackPolicy(BaseModel):
     """What flags do to a scored verdict (see the module docstring)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
-    mode: PolicyMode = Field("report", description="report | zero | penalty")
-    penalty: float = Field(0.5, ge=0, description="Subtracted from the reward under 'penalty'.")
-    kinds: tuple[str, ...] | None = Field(None, description="Kinds acted on (default: all).")
+    mode: PolicyMode = Field("report", alias="hack_policy", description="report | zero | penalty")
+    penalty: float = Field(
+        0.5, ge=0, alias="hack_penalty", description="Subtracted from the reward under 'penalty'."
+    )
+    kinds: tuple[str, ...] | None = Field(
+        None, alias="hack_kinds", description="Kinds acted on (default: all)."
+    )
 
 
 def dedupe(flags: Sequence[Flag]) -> list[Flag]:
@@ -81,17 +86,12 @@ def split_hack_options(
     if not any(k in options for k in OPTION_KEYS):
         return options, None
     rest = {k: v for k, v in options.items() if k not in OPTION_KEYS}
-    raw = {
-        "mode": options.get("hack_policy", "report"),
-        "penalty": options.get("hack_penalty", 0.5),
-        "kinds": options.get("hack_kinds"),
-    }
+    raw = {k: options[k] for k in OPTION_KEYS if k in options}
     try:
         policy = HackPolicy.model_validate(raw)
     except ValidationError as e:
-        problem = "; ".join(f"{'.'.join(map(str, x['loc']))}: {x['msg']}" for x in e.errors())
         raise ManifestError(
-            f"{where}: hack policy is invalid ({problem}); given {raw!r}",
+            format_validation_error(f"{where}: hack policy is invalid", e),
             'use hack_policy = "report" | "zero" | "penalty", hack_penalty >= 0, '
             f"hack_kinds a list of {list(K.ALL_KINDS)}",
         ) from None
