@@ -12,7 +12,6 @@ import ast
 import re
 from dataclasses import dataclass
 
-import rlvr.pyast as pyast
 from rlvr.audit.flags import kinds as K
 from rlvr.audit.source.cases import (
     NO_VALUE,
@@ -27,6 +26,7 @@ from rlvr.audit.source.cases import (
     text_literals,
 )
 from rlvr.audit.source.lexer import Language
+from rlvr.pyast import parse
 from rlvr.types import Flag, Task
 
 
@@ -45,7 +45,7 @@ def parse_python(code: str | None) -> ast.Module | None:
     if not code:
         return None
     try:
-        return pyast.parse(code)
+        return parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
 

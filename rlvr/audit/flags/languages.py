@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import rlvr.pyast as pyast
 from rlvr.errors import ManifestError
 from rlvr.graders.code.extract import extract_fenced, fenced_blocks, function_program
+from rlvr.pyast import parse
 from rlvr.types import Task
 
 LANGUAGES = {
@@ -87,7 +87,7 @@ def answer_code(task: Task, answer: str, lang: str) -> str:
     if lang != "python":
         return code
     try:
-        pyast.parse(code)
+        parse(code)
         return code
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         pass

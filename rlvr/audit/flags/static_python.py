@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 
-import rlvr.pyast as pyast
 from rlvr.audit.flags import kinds as K
 from rlvr.audit.flags.py_rules import (
     ABUSE_NAMES,
@@ -34,6 +33,7 @@ from rlvr.audit.flags.py_rules import (
 from rlvr.audit.flags.strings import string_flags
 from rlvr.audit.source.py_collect import collect_facts
 from rlvr.audit.source.py_names import Facts
+from rlvr.pyast import parse
 from rlvr.types import Flag
 
 
@@ -219,7 +219,7 @@ def _dynamic_flags(facts: Facts, depth: int) -> list[Flag]:
 def python_flags(code: str, depth: int = 0, quiet_syntax: bool = False) -> list[Flag]:
     """Every static flag for one Python program (answer code, never run)."""
     try:
-        tree = pyast.parse(code)
+        tree = parse(code)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return [] if quiet_syntax else string_flags(re.findall(r"[\"'](.*?)[\"']", code))
     facts = collect_facts(tree)

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import rlvr.pyast as pyast
 from rlvr.audit.source.lexer import Language, code_tokens, number_value, string_value
+from rlvr.pyast import parse
 
 Key = tuple[str, Any]
 NO_VALUE = object()
@@ -165,7 +165,7 @@ def _assert_case(test: ast.expr, names: set[str]) -> tuple[ast.Call, Any] | None
 def python_cases(test_src: str, entry_point: str | None, public: bool = False) -> list[Case]:
     """Cases from `assert f(args) == value` (and `assert f(x)`, `assert not f(x)`) in tests."""
     try:
-        tree = pyast.parse(test_src)
+        tree = parse(test_src)
     except (SyntaxError, ValueError):
         return []
     names = {"candidate"} | ({entry_point} if entry_point else set())
@@ -200,7 +200,7 @@ def _split_call(text: str, entry_point: str) -> tuple[str, str] | None:
 
 def _parse_call(src: str, entry_point: str) -> tuple[Any, ...] | None:
     try:
-        node = pyast.parse(src, mode="eval").body
+        node = parse(src, mode="eval").body
     except SyntaxError:
         return None
     call = _call_of(node, {entry_point})

@@ -26,7 +26,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import rlvr.pyast as pyast
+from rlvr.pyast import parse
 
 COMPARE_SWAP: dict[type, type] = {
     ast.Lt: ast.LtE,
@@ -291,7 +291,7 @@ def python_mutants(
 ) -> list[Mutant]:
     """Distinct single-site mutants of `source`, mutating only lines >= first_line."""
     try:
-        tree = pyast.parse(source)
+        tree = parse(source)
     except (SyntaxError, ValueError):
         return []
     original = ast.unparse(tree)
@@ -321,7 +321,7 @@ def _add(found: list[Mutant], seen: set[str], op: str, desc: str, tree: ast.Modu
 def unified_diff(before: str, after: str, name: str = "reference") -> str:
     """A unified diff of two programs (Python sources are compared in their unparsed form)."""
     with contextlib.suppress(SyntaxError, ValueError):
-        before = ast.unparse(pyast.parse(before)) + "\n"
+        before = ast.unparse(parse(before)) + "\n"
     lines = difflib.unified_diff(
         before.splitlines(True), after.splitlines(True), name, "mutant", n=1
     )

@@ -16,10 +16,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-import rlvr.pyast as pyast
 from rlvr.audit.source.cases import NO_VALUE, prompt_cases, python_cases
 from rlvr.audit.source.functions import function_span, param_names
 from rlvr.audit.source.lexer import Language
+from rlvr.pyast import parse
 from rlvr.types import Task
 
 ZERO = {
@@ -82,7 +82,7 @@ def _python_constants(fn: ast.FunctionDef, task: Task) -> list[str]:
 
 def _python(task: Task) -> list[Trivial]:
     try:
-        tree = pyast.parse(task.reference or "")
+        tree = parse(task.reference or "")
     except (SyntaxError, ValueError):
         return []
     fn = next(
@@ -105,7 +105,7 @@ def _python(task: Task) -> list[Trivial]:
         new_fn = ast.FunctionDef(
             name=fn.name,
             args=fn.args,
-            body=pyast.parse(body).body,
+            body=parse(body).body,
             decorator_list=[],
             returns=fn.returns,
             type_params=[],
