@@ -17,8 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.audit.flags import kinds as K
-from rlvr.errors import ManifestError
-from rlvr.manifest import format_validation_error
+from rlvr.errors import ManifestError, format_validation_error
 from rlvr.types import Flag, Verdict
 
 PolicyMode = Literal["report", "zero", "penalty"]
