@@ -104,7 +104,7 @@ def test_grade_contract_with_unknown_ids_and_bad_lines(tmp_path):
     result = run("grade", "--env", "math", "--answers", str(answers), "--out", str(out))
     assert result.returncode == 0, result.stderr
     rows = lines(out.read_text())
-    keys = {"task_id", "status", "reward", "passed", "reason", "flags", "details"}
+    keys = {"task_id", "status", "reward", "passed", "reason", "cause", "flags", "details"}
     assert all(set(r) == keys for r in rows)
     assert [(r["task_id"], r["status"], r["reward"]) for r in rows] == [
         ("math/add1-001", "scored", 1.0),
