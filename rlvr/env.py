@@ -16,7 +16,7 @@ from typing import Any
 from rlvr.audit.flags.hacks import HackAudit
 from rlvr.audit.flags.languages import grader_language, split_audit_language
 from rlvr.audit.flags.policy import HackPolicy, split_hack_options
-from rlvr.errors import RlvrError, SandboxError
+from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.graders.base import Grader, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
@@ -102,13 +102,17 @@ class Environment:
         """Grade one group of answers to `task`: one verdict per answer, whatever the grader does.
 
         The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
-        all call it): a sandbox that cannot run is `infra_error` (masked, retried on Ray), a
-        grader that raises or miscounts is `grader_error`. Neither ends the run or becomes a
-        reward of 0. Graded answers get the hack flags of the environment's `audit`.
+        all call it): a sandbox failure is `infra_error` (masked, retried on Ray), a grader
+        that raises or miscounts is `grader_error`. Neither ends the run or becomes a reward of
+        0. A sandbox that cannot start here at all (no daemon, image not built) raises
+        SandboxSetupError: a column of masked rows would hide the fix. Graded answers get the
+        hack flags of the environment's `audit`.
         """
         name = self.grader.name
         try:
             verdicts = list(self.grader.grade_group(task, answers))
+        except SandboxSetupError:  # nothing can be graded here: the caller stops with the fix
+            raise
         except SandboxError as e:
             reason = f"sandbox unavailable on {socket.gethostname()}: {e.message}"
             return [Verdict.error("infra_error", reason) for _ in answers]

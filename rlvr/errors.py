@@ -34,6 +34,15 @@ class SandboxError(RlvrError):
     """The Docker sandbox cannot run: no daemon, missing image, bad limits."""
 
 
+class SandboxSetupError(SandboxError):
+    """The sandbox cannot start on this machine at all (no daemon, image not built).
+
+    Not a failure of one job: grading here can only repeat it, so a local run stops with the
+    fix instead of writing a column of masked rows; a Ray actor reports it as infra_error so
+    the job moves to a node that can sandbox.
+    """
+
+
 class PolicyError(RlvrError):
     """The policy (local model or server) cannot produce samples."""
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 import rlvr
 from rlvr.cli import app
 from rlvr.env import Environment
-from rlvr.errors import RlvrError, SandboxError
+from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.grading import GradeItem, grade_items
 from rlvr.models import make_policy
 from rlvr.policies.base import SamplingConfig
@@ -219,6 +219,8 @@ class BrokenGrader:
             raise RuntimeError("grader bug")
         if task.id == "daemon":
             raise SandboxError("no Docker daemon answers", "start dockerd")
+        if task.id == "unbuilt":
+            raise SandboxSetupError("sandbox image 'x' is not built", "rlvr sandbox build x")
         return [Verdict.reject("wrong") for _ in answers][:-1]
 
 
@@ -234,3 +236,10 @@ def test_environment_grade_contains_every_grader_failure() -> None:
     # `rlvr grade` goes through the same call: a grader bug is a row, not a crash
     rows = grade_items(env, [GradeItem("boom", "a"), GradeItem("short", "b")])
     assert [r["status"] for r in rows] == ["grader_error", "grader_error"]
+
+
+def test_a_sandbox_that_cannot_start_stops_the_run_with_its_fix() -> None:
+    env = word_env(["unbuilt"], grader=BrokenGrader())  # type: ignore[arg-type]
+    with pytest.raises(SandboxSetupError, match="is not built") as err:
+        env.grade(env.task("unbuilt"), ["a", "b"])
+    assert err.value.fix == "rlvr sandbox build x"

@@ -32,7 +32,7 @@ from rlvr.distributed.cluster import image_resource, nodes_for, require_ray
 from rlvr.distributed.faults import FaultStats, Job, Retry, RetryPolicy, new_job_id
 from rlvr.distributed.pool import ActorPool
 from rlvr.env import Environment
-from rlvr.errors import RlvrError, SandboxError
+from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.registry import load_env
 from rlvr.sandbox.client import get_client, reap_stale
 from rlvr.types import Task, Verdict
@@ -88,7 +88,11 @@ class GraderWorker:
 
     def grade(self, task: Task, answers: list[str]) -> list[Verdict]:
         start = time.perf_counter()
-        verdicts = self.env.grade(task, answers)
+        try:
+            verdicts = self.env.grade(task, answers)
+        except SandboxSetupError as e:  # this node cannot sandbox: retried on another actor
+            reason = f"sandbox unavailable on {socket.gethostname()}: {e.message}"
+            return [Verdict.error("infra_error", reason) for _ in answers]
         took = time.perf_counter() - start
         return [v if v.duration_s is not None else v.model_copy(update={"duration_s": took})
                 for v in verdicts]  # fmt: skip

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rlvr.errors import SandboxError
+from rlvr.errors import SandboxError, SandboxSetupError
 
 POOL_LABEL = "rlvr.pool"
 HOST_LABEL = "rlvr.host"
@@ -31,9 +31,9 @@ def daemon_url() -> str:
     return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
 
 
-def no_daemon_error(detail: str = "") -> SandboxError:
+def no_daemon_error(detail: str = "") -> SandboxSetupError:
     extra = f" ({detail})" if detail else ""
-    return SandboxError(
+    return SandboxSetupError(
         f"no Docker daemon answers at {daemon_url()}{extra}",
         "start it with `dockerd` (e.g. `setsid dockerd >/tmp/dockerd.log 2>&1 &`) or run .ci/setup",
     )
@@ -49,7 +49,7 @@ def get_client() -> Any:
             import docker
             from docker.errors import DockerException
         except ImportError as e:  # pragma: no cover - docker is a hard dependency
-            raise SandboxError(
+            raise SandboxSetupError(
                 f"the docker SDK is not installed ({e})", "pip install docker"
             ) from e
         try:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.bundled import PACKAGE, bundled
-from rlvr.errors import SandboxError
+from rlvr.errors import SandboxError, SandboxSetupError
 from rlvr.sandbox.client import (
     POOL_LABEL,
     get_client,
@@ -248,7 +248,8 @@ def _raise_start_error(image: str, e: Exception) -> None:
     from docker.errors import ImageNotFound, NotFound
 
     if isinstance(e, ImageNotFound | NotFound):
-        raise SandboxError(f"sandbox image {image!r} is not built", build_hint(image)) from None
+        missing = f"sandbox image {image!r} is not built"
+        raise SandboxSetupError(missing, build_hint(image)) from None
     raise InfraFailure(f"could not start a container from {image!r}: {e}") from None
 
 
