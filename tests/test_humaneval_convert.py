@@ -74,6 +74,17 @@ def test_doctest_examples_become_public_cases() -> None:
     assert doctests("x\n>>> round(f(1, 2.0))\n3", "f") is None
 
 
+def test_examples_compare_floats_as_the_problems_check_does() -> None:
+    # HumanEval/4's check() compares with `abs(...) < 1e-6`; its docstring example becomes a
+    # public case that must not be stricter than the problem itself (a cold attack round found
+    # a correct answer off by 1e-9 scored 0 on the exact example)
+    row = next(r for r in _rows() if r["task_id"] == "HumanEval/4")
+    task = convert(row)
+    assert task.public_cases and all(c.abs_tol == 1e-6 for c in task.public_cases)
+    exact = next(r for r in _rows() if r["task_id"] == "HumanEval/45")
+    assert all(c.abs_tol is None for c in convert(exact).hidden_cases)
+
+
 def _rows() -> list[dict]:
     with gzip.open(humaneval_path(), "rt", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]

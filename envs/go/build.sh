@@ -12,7 +12,9 @@
 #      //go:linkname it rewrites the testing package's state), syscall (raw prctl, mprotect,
 #      process_vm_writev, dup3 over the signed output), runtime/debug (WriteHeapDump copies
 #      the heap, nonce included, to a file), runtime/pprof and runtime/trace, os/exec and
-#      plugin, runtime and flag (GOMAXPROCS and -test.cpu: the tests run on one P, see
+#      plugin, reflect (Value.UnsafePointer with NewAt reads and writes any address without
+#      importing unsafe: an outside attack round marked the running test finished), runtime
+#      and flag (GOMAXPROCS and -test.cpu: the tests run on one P, see
 #      rlvr_main_test.go);
 #   2. (3., below) refuse top-level names that shadow predeclared identifiers;
 #   4. compile the package and its tests into the test binary OUT.
@@ -40,7 +42,7 @@ if bad:
     sys.exit("build.sh: %s declares %s at package level, which would shadow the predeclared "
              "identifier(s) in the tests; not allowed" % (sys.argv[1], ", ".join(bad)))
 '
-denied="unsafe syscall runtime runtime/debug runtime/pprof runtime/trace os/exec plugin flag"
+denied="unsafe syscall reflect runtime runtime/debug runtime/pprof runtime/trace os/exec plugin flag"
 info=$(go list -f '{{join .EmbedPatterns " "}}|{{join .Imports " "}}' .) || exit 3
 if [ -n "${info%%|*}" ]; then
     echo "build.sh: the answer uses ${info%%|*}; //go:embed is not allowed" >&2

@@ -192,10 +192,14 @@ def unsound_shapes(src: str) -> list[str]:
     """What in the answer has the shape of a known safe-code soundness hole of rustc 1.63."""
     src = NOT_CODE.sub(" ", src)
     labels = set(LABEL.findall(src))
-    named = sorted(set(LIFETIME.findall(src)) - labels - {"static", "_"})
+    named = sorted(set(LIFETIME.findall(src)) - labels - {"_"})
     found = []
-    if len(named) > 1:
+    if len(named) > 1:  # 'static counts: `&'static &'b ()` is rust#25860 with one lifetime
         found.append(f"more than one named lifetime ({', '.join(chr(39) + n for n in named)})")
+    if re.search(r"(?<![\w])fn\s*\(", src):
+        found.append("a function pointer type `fn(...)` (rust#25860 coerces through one)")
+    if re.search(r"\bFn(?:Mut|Once)?\s*\(", src):
+        found.append("an `Fn(...)` closure-trait type (the same coercion through a closure bound)")
     if re.search(r"\bfor\s*<", src):
         found.append("a higher-ranked `for<...>` bound or type")
     if re.search(r"\bdyn\b", src) and re.search(r"\btrait\b", src) and ASSOC_TYPE.search(src):
