@@ -26,24 +26,14 @@ from rich.console import Console
 from rich.table import Table
 
 from rlvr.audit import flag_answer
-from rlvr.audit.recheck.corpus import HONEST, CorpusResult, evaluate, load_corpus
+from rlvr.audit.recheck.corpus import HONEST, LANG, CorpusResult, evaluate, load_corpus
 from rlvr.audit.source.mutate import python_mutants
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.registry import load_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "graders" / "code"))
 console = Console(width=160, stderr=True)
-CODE_ENVS = {
-    "humaneval": "python",
-    "python": "python",
-    "javascript": "javascript",
-    "go": "go",
-    "rust": "rust",
-    "python-tests": "python",
-    "javascript-tests": "javascript",
-    "go-tests": "go",
-    "rust-tests": "rust",
-}
+CODE_ENVS = LANG  # the corpus's env -> language map, written once
 
 
 def corpus_table(results: dict[str, CorpusResult]) -> Table:

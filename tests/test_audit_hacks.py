@@ -22,7 +22,7 @@ from rlvr.audit import (
     split_hack_options,
     verdict_flags,
 )
-from rlvr.audit.recheck.corpus import HONEST, evaluate, load_corpus
+from rlvr.audit.recheck.corpus import HONEST, LANG, evaluate, load_corpus
 from rlvr.audit.recheck.dynamic import differential_flags, gap_flags, report_flags
 from rlvr.audit.recheck.stored import Answer, flag_counts, recheck
 from rlvr.cli import app
@@ -30,17 +30,7 @@ from rlvr.errors import ManifestError
 from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, TestOutcome, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
-CODE_ENVS = {
-    "humaneval": "python",
-    "python": "python",
-    "javascript": "javascript",
-    "go": "go",
-    "rust": "rust",
-    "python-tests": "python",
-    "javascript-tests": "javascript",
-    "go-tests": "go",
-    "rust-tests": "rust",
-}
+CODE_ENVS = LANG  # the corpus's env -> language map, written once
 # The corpus was written against the test-framework tasks (the python classes among them).
 CORPUS_ENVS = {"humaneval", "python-tests", "javascript-tests", "go-tests", "rust-tests"}
 
