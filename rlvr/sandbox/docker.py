@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import threading
 import time
@@ -259,6 +260,9 @@ class ContainerPool:
 
     spec: SandboxSpec
     size: int
+    execs: int = 0
+    programs: int = 0
+    """Statistics: runner execs started and the programs they ran (a batch exec runs several)."""
     _idle: list[Container] = field(default_factory=list)
     _total: int = 0
     _closed: bool = False
@@ -309,6 +313,9 @@ class ContainerPool:
         if files:
             payload = {**payload, "files": {**payload.get("files", {}), **files}}
         c = self._acquire()
+        with self._lock:
+            self.execs += 1
+            self.programs += len(payload.get("jobs") or payload.get("answers") or [payload])
         healthy = False
         try:
             budget, cap = _budget_and_cap(payload)
@@ -345,8 +352,6 @@ _pools_lock = threading.Lock()
 
 def get_pool(spec: SandboxSpec, size: int | None = None) -> ContainerPool:
     """The shared pool for this image, limits and size (created on first use)."""
-    import os
-
     key = (*spec.limits_key, size)
     with _pools_lock:
         pool = _pools.get(key)
@@ -372,8 +377,6 @@ def close_all_pools() -> None:
 
 def remove_own_containers() -> int:
     """Remove every container labelled with this process's pid (also ones still in use)."""
-    import os
-
     removed = 0
     with contextlib.suppress(Exception):
         client = get_client()
