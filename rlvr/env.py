@@ -17,7 +17,7 @@ from rlvr.audit.flags.hacks import HackAudit
 from rlvr.audit.flags.languages import grader_language, split_audit_language
 from rlvr.audit.flags.policy import HackPolicy, split_hack_options
 from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
-from rlvr.graders.base import Grader, make_grader
+from rlvr.graders.base import Grader, is_deterministic, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
 
@@ -101,8 +101,20 @@ class Environment:
     def grade(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         """Grade one group of answers to `task`: one verdict per answer, whatever the grader does.
 
-        The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
-        all call it): a sandbox failure is `infra_error` (masked, retried on Ray), a grader
+        Identical answers are graded once: the grader sees each distinct answer, and every copy
+        gets the verdict (flags, masked statuses included) of the answer's first occurrence,
+        marked `details["copy_of"]` = that index. A grader with `deterministic = False`
+        (rlvr.graders.base) sees every copy.
+        """
+        if not is_deterministic(self.grader):
+            return self._grade_each(task, answers)
+        owner = first_occurrences(answers)
+        distinct = [a for i, a in enumerate(answers) if owner[i] == i]
+        return share_verdicts(self._grade_each(task, distinct), owner)
+
+    def _grade_each(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        """The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
+        all call `grade`): a sandbox failure is `infra_error` (masked, retried on Ray), a grader
         that raises or miscounts is `grader_error`. Neither ends the run or becomes a reward of
         0. A sandbox that cannot start here at all (no daemon, image not built) raises
         SandboxSetupError: a column of masked rows would hide the fix. Graded answers get the
@@ -125,14 +137,48 @@ class Environment:
         return self.audit.apply(task, answers, verdicts) if self.audit else verdicts
 
     def grade_groups(
-        self, groups: Sequence[tuple[Task, Sequence[str]]], on_group_done: Any = None
+        self,
+        groups: Sequence[tuple[Task, Sequence[str]]],
+        on_group_done: Callable[[int], None] | None = None,
     ) -> list[list[Verdict]]:
         """Several groups in one call, for a grader that batches them (the function judge packs
-        answers of several tasks into each sandbox exec); flagged as `grade` flags each."""
-        rows = self.grader.grade_groups(groups, on_group_done)  # type: ignore[attr-defined]
-        if self.audit is None:
-            return rows
-        return [self.audit.apply(t, a, vs) for (t, a), vs in zip(groups, rows, strict=True)]
+        answers of several tasks into each sandbox exec); copies shared and answers flagged as
+        `grade` does. `on_group_done(n)` when a group of n answers has all its verdicts."""
+        keep = is_deterministic(self.grader)
+        owners = [first_occurrences(a) if keep else list(range(len(a))) for _, a in groups]
+        sent = [
+            (task, [a for i, a in enumerate(answers) if owner[i] == i])
+            for (task, answers), owner in zip(groups, owners, strict=True)
+        ]
+
+        def done(g: int) -> None:  # the grader names the group; the caller counts answers
+            if on_group_done:
+                on_group_done(len(groups[g][1]))
+
+        rows = self.grader.grade_groups(sent, done)  # type: ignore[attr-defined]
+        if self.audit is not None:
+            rows = [self.audit.apply(t, a, vs) for (t, a), vs in zip(sent, rows, strict=True)]
+        return [share_verdicts(vs, owner) for vs, owner in zip(rows, owners, strict=True)]
+
+
+def first_occurrences(answers: Sequence[str]) -> list[int]:
+    """For each answer, the index of the first answer identical to it (its own for the first)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(a, i) for i, a in enumerate(answers)]
+
+
+def share_verdicts(distinct: Sequence[Verdict], owner: Sequence[int]) -> list[Verdict]:
+    """One verdict per answer from the verdicts of the distinct answers (in first-occurrence
+    order): a copy gets its own deep copy of the first occurrence's, marked `copy_of`."""
+    slot = {i: k for k, i in enumerate(i for i, o in enumerate(owner) if o == i)}
+    out = []
+    for i, o in enumerate(owner):
+        v = distinct[slot[o]]
+        if o != i:
+            v = v.model_copy(deep=True)
+            v.details["copy_of"] = o
+        out.append(v)
+    return out
 
 
 def grader_from_options(

@@ -3,8 +3,8 @@
 Completions of the same task are graded together so per-task work happens once; tasks are
 graded concurrently on threads (the graders' own worker processes and sandboxes do the heavy
 lifting, so threads only wait), or, for a grader that batches (the function judge), all in one
-`grade_groups` call that packs answers of several tasks into each sandbox exec. Results come
-back in input order.
+`grade_groups` call that packs answers of several tasks into each sandbox exec. Identical
+completions of one task are graded once (Environment.grade). Results come back in input order.
 """
 
 from __future__ import annotations

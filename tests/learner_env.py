@@ -17,6 +17,7 @@ from rlvr.types import Task, Verdict
 
 class DigitGrader:
     name = "has-digit"
+    deterministic = False  # "flaky" tasks time out by position, not by answer
 
     def extract(self, completion: str) -> str | None:
         found = re.findall(r"\d", completion)

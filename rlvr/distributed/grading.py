@@ -33,6 +33,7 @@ from rlvr.distributed.faults import FaultStats, Job, Retry, RetryPolicy, new_job
 from rlvr.distributed.pool import ActorPool
 from rlvr.env import Environment
 from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
+from rlvr.graders.base import is_deterministic
 from rlvr.registry import load_env
 from rlvr.sandbox.client import get_client, reap_stale
 from rlvr.types import Task, Verdict
@@ -245,6 +246,7 @@ class RayGrader:
     def __init__(self, local: Any, pool: RayGradingPool) -> None:
         self.local, self.pool = local, pool
         self.name: str = local.name
+        self.deterministic = is_deterministic(local)  # copies are shared before the pool
 
     def extract(self, completion: str) -> Any:
         return self.local.extract(completion)

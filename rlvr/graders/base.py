@@ -4,6 +4,11 @@ A grader never raises on model output. Wrong or unusable output is `scored` with
 reason; a broken gold or grader bug is `grader_error`; a bound hit is `timeout`; a dead sandbox
 is `infra_error`. Graders take a whole group so that per-task work (parsing the gold, starting a
 container) happens once per group, not once per sample.
+
+A verdict is a function of (task, answer) alone, so `Environment.grade` sends each distinct
+answer of a group once and shares its verdict with the identical copies. A grader that is not
+deterministic (it samples a judge model, or depends on an answer's position) says so with a
+class attribute `deterministic = False` and then sees every copy.
 """
 
 from __future__ import annotations
@@ -33,6 +38,12 @@ class Grader(Protocol):
 
 GraderFactory = Callable[..., Grader]
 GRADERS: Registry[Grader] = Registry("grader", what="kind")
+
+
+def is_deterministic(grader: Any) -> bool:
+    """Whether identical answers to one task may share one verdict (graders are, unless they
+    set `deterministic = False`)."""
+    return getattr(grader, "deterministic", True) is not False
 
 
 def register_grader(kind: str) -> Callable[[GraderFactory], GraderFactory]:

@@ -142,8 +142,8 @@ class FunctionGrader:
         on_group_done: Callable[[int], None] | None = None,
     ) -> list[list[Verdict]]:
         """Grade several groups at once: their driver jobs go to the pool in batches of up to
-        `batch_size` (consecutive answers, across groups); `on_group_done(n)` when a group of
-        n answers has all its verdicts."""
+        `batch_size` (consecutive answers, across groups); `on_group_done(g)` when group g
+        has all its verdicts."""
         verdicts: list[list[Verdict | None]] = [[None] * len(a) for _, a in groups]
         jobs: list[_Job] = []
         for g, (task, answers) in enumerate(groups):
@@ -157,9 +157,9 @@ class FunctionGrader:
                     jobs.append(_Job(g, i, *prepared))
         left = [sum(v is None for v in row) for row in verdicts]
         if on_group_done:
-            for g, row in enumerate(verdicts):
-                if left[g] == 0:
-                    on_group_done(len(row))
+            for g, n in enumerate(left):
+                if n == 0:
+                    on_group_done(g)
         lock = threading.Lock()
 
         def run_chunk(chunk: list[_Job]) -> None:
@@ -168,7 +168,7 @@ class FunctionGrader:
                     verdicts[job.group][job.index] = verdict
                     left[job.group] -= 1
                     if left[job.group] == 0 and on_group_done:
-                        on_group_done(len(verdicts[job.group]))
+                        on_group_done(job.group)
 
         if jobs:
             pool = self.pool
