@@ -2,7 +2,9 @@
 
     python bench/ray_scaling.py [--limit N] [--copies 8] [--in-flight 2]
 
-Three runs over the same groups (one group = one task's canonical solution, `--copies` times):
+Three runs over the same groups (one group = one task's canonical solution, `--copies` times,
+each with its own trailing comment so that every answer is graded: identical answers would be
+graded once per group):
 
 - local:   the environment's own grader on this process's warm container pool, groups
            submitted from `--in-flight` x 1 threads (what `rlvr grade` does without --ray);
@@ -86,7 +88,9 @@ def main() -> None:
 
     env = rlvr.load_env("humaneval")
     tasks = env.tasks()[: args.limit]
-    groups = [(t, [t.reference or ""] * args.copies) for t in tasks]
+    groups = [
+        (t, [f"{t.reference or ''}\n# copy {i}\n" for i in range(args.copies)]) for t in tasks
+    ]
     answers = len(groups) * args.copies
     cpus = os.cpu_count() or 1
     print(f"{len(groups)} groups x {args.copies} = {answers} answers; {cpus} CPUs; "
