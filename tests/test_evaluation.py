@@ -137,6 +137,32 @@ def test_eval_greedy_mode_and_its_errors(tmp_path: Path) -> None:
     assert big_k.exit_code == 1 and "raise -n or drop 4" in str(big_k.exception)
 
 
+def test_eval_on_a_tasks_file_keeps_its_ids_within_the_split(tmp_path: Path) -> None:
+    """--tasks evaluates a named slice (e.g. a validation slice of train); ids of the other
+    split in the file are left out, and a file naming no task of the split is an error."""
+    import rlvr
+
+    env = rlvr.load_env("math")
+    train = [t.id for t in env.tasks_in("train")][:3]
+    test = [t.id for t in env.tasks_in("test")][:2]
+    ids = tmp_path / "slice.jsonl"
+    ids.write_text("".join(json.dumps({"id": i}) + "\n" for i in [*train, *test]))
+    base = ["eval", "--env", "math", "--model", "tiny", "-n", "1", "--max-new-tokens", "4"]
+    out = tmp_path / "val"
+    done = CliRunner().invoke(
+        app, [*base, "--split", "train", "--tasks", str(ids), "--out", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    rows = [json.loads(x) for x in (out / "per_task.jsonl").read_text().splitlines()]
+    assert sorted(r["task_id"] for r in rows) == sorted(train)
+    only_test = tmp_path / "test.jsonl"
+    only_test.write_text("".join(json.dumps({"id": i}) + "\n" for i in test))
+    none = CliRunner().invoke(
+        app, [*base, "--split", "train", "--tasks", str(only_test), "--out", str(tmp_path / "x")]
+    )
+    assert none.exit_code == 1 and str(only_test) in str(none.exception)
+
+
 def test_training_evaluates_held_out_and_a_run_folder_is_a_model(tmp_path: Path) -> None:
     import sys
 

@@ -19,6 +19,7 @@ from rlvr.cli.sampling import (
     DifficultyOpt,
     MaxTokOpt,
     ServedOpt,
+    TasksOpt,
     ThreadsOpt,
     TopPOpt,
     WorkersOpt,
@@ -102,6 +103,7 @@ def evaluate(
         int | None, typer.Option("--n-tasks", min=1, help="A stable subset of N tasks.")
     ] = None,
     difficulty: DifficultyOpt = None,
+    tasks: TasksOpt = None,
     batch_tasks: BatchOpt = 8,
     grade_workers: WorkersOpt = 4,
     device: DeviceOpt = None,
@@ -133,7 +135,8 @@ def evaluate(
         config = EvalConfig(
             env=env, model=model, model_path=_model_path(model), split=split, n=n, k=_ks(k),
             temperature=temperature, top_p=top_p, max_new_tokens=max_new_tokens, seed=seed,
-            n_tasks=n_tasks, difficulty=difficulty, batch_tasks=batch_tasks,
+            n_tasks=n_tasks, difficulty=difficulty, tasks=None if tasks is None else str(tasks),
+            batch_tasks=batch_tasks,
             grade_workers=grade_workers,
         )  # fmt: skip
     except ValidationError as e:

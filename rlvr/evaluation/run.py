@@ -28,7 +28,8 @@ from rlvr.evaluation.passk import Estimate, estimate, pass_at_k
 from rlvr.evaluation.report import write_report
 from rlvr.evaluation.results import EvalSummary, TaskResult
 from rlvr.policies.base import Policy, SamplingConfig
-from rlvr.splits import SplitName, stable_subset
+from rlvr.selection import restrict_to_file
+from rlvr.splits import SplitName, filter_split, stable_subset
 from rlvr.store import GroupStore
 from rlvr.types import ScoredGroup, Task
 
@@ -57,6 +58,10 @@ class EvalConfig(BaseModel):
         default=None, ge=1, description="A stable hash-chosen subset of this many tasks."
     )
     difficulty: str | None = None
+    tasks: str | None = Field(
+        default=None,
+        description="A Task JSONL file: only its ids (within the split), e.g. a validation slice.",
+    )
     batch_tasks: int = Field(default=8, ge=1)
     grade_workers: int = Field(default=4, ge=1)
 
@@ -83,16 +88,21 @@ class EvalConfig(BaseModel):
 
 
 def choose_tasks(env: Environment, config: EvalConfig) -> list[Task]:
-    """The split's tasks, then the difficulty, then a stable subset of n_tasks."""
-    tasks = env.tasks_in(config.split)
+    """The split's tasks (only a tasks file's ids, if given), then the difficulty, then a
+    stable subset of n_tasks."""
+    if config.tasks is not None:
+        tasks = filter_split(restrict_to_file(env, config.tasks), env.split, env.name, config.split)
+    else:
+        tasks = env.tasks_in(config.split)
     if config.difficulty is not None:
         tasks = [t for t in tasks if t.meta.get("difficulty") == config.difficulty]
     tasks = stable_subset(tasks, config.n_tasks)
     if not tasks:
+        wanted = [f"difficulty {config.difficulty!r}"] if config.difficulty else []
+        wanted += [f"an id in {config.tasks}"] if config.tasks else []
         raise RlvrError(
-            f"environment {env.name!r}: no {config.split} task has difficulty "
-            f"{config.difficulty!r}",
-            "drop --difficulty or pick another split",
+            f"environment {env.name!r}: no {config.split} task has {' and '.join(wanted)}",
+            "drop --difficulty or --tasks, or pick another split",
         )
     return tasks
 
