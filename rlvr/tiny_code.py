@@ -6,7 +6,11 @@ variant keeps tiny's architecture and size class but uses a byte-level BPE token
 offline, with the `tokenizers` library, on the train-split text of the bundled code
 environments (prompts as the policy sees them, and reference answers), and 2,048 positions.
 Code text comes out at roughly 3-4 characters per token, so the longest prompt and answer of
-every stack fit with room to spare. Byte-level BPE never produces an unknown token.
+every stack fit with room to spare. Byte-level BPE never produces an unknown token. Digits are
+split one per token before BPE: otherwise "8", " 8" and "-8" in a docstring and in code are
+different tokens, and a tiny model must learn each mapping to copy a constant from the task
+into its answer (measured on synth-python after 400 warm-start steps: greedy pass@1 on 100 train
+tasks 0.06 with merged numbers, 0.12 with split digits).
 
 `tiny-code-sft` is tiny-code warm-started with `rlvr.sft` on the train-split references of
 those environments, all stacks together. Both are built on first use and cached under
@@ -43,7 +47,7 @@ from rlvr.types import Task
 if TYPE_CHECKING:
     from transformers import LlamaForCausalLM, PreTrainedTokenizerFast
 
-TINY_CODE_VERSION = "1"
+TINY_CODE_VERSION = "2"
 CODE_ENVS = (
     "synth-python",
     "synth-javascript",
@@ -95,7 +99,12 @@ def build_code_tokenizer(texts: Iterator[str]) -> PreTrainedTokenizerFast:
     from transformers import PreTrainedTokenizerFast
 
     core = Tokenizer(models.BPE())
-    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    core.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Digits(individual_digits=True),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
+        ]
+    )
     core.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=VOCAB_SIZE,
