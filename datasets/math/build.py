@@ -1,6 +1,7 @@
-"""Build datasets/math/tasks.jsonl: seeded, reproducible arithmetic and algebra with exact answers.
+"""Build datasets/math/tasks.jsonl: seeded, reproducible arithmetic and algebra with exact answers,
+and datasets/math/columns.jsonl, the `math-columns` environment's two-digit column arithmetic.
 
-Run `python datasets/math/build.py` to regenerate; the same seed always gives the same file.
+Run `python datasets/math/build.py` to regenerate; the same seed always gives the same files.
 Hand-written tasks live in handwritten.jsonl and are appended unchanged.
 """
 
@@ -39,6 +40,25 @@ def easy_sub(r: random.Random) -> tuple[str, str, str]:
 def easy_mul(r: random.Random) -> tuple[str, str, str]:
     a, b = r.randint(1, 9), r.randint(1, 9)
     return f"What is {a} \\times {b}?", str(a * b), f"{a} \\times {b} = {a * b}."
+
+
+def add_no_carry(r: random.Random) -> tuple[str, str, str]:
+    """Two-digit sums whose digit sums stay below 10: a held-out sum is a new pair, its digit
+    facts are not, so a model can answer it by the column rule instead of recall."""
+    ta = r.randint(1, 8)
+    tb = r.randint(1, 9 - ta)
+    ua = r.randint(0, 9)
+    ub = r.randint(0, 9 - ua)
+    a, b = 10 * ta + ua, 10 * tb + ub
+    return f"What is {a} + {b}?", str(a + b), f"{a} + {b} = {a + b}."
+
+
+def sub_no_borrow(r: random.Random) -> tuple[str, str, str]:
+    """Two-digit differences with no borrow (each digit of b at most a's): the column rule."""
+    ta, ua = r.randint(1, 9), r.randint(0, 9)
+    tb, ub = r.randint(1, ta), r.randint(0, ua)
+    a, b = 10 * ta + ua, 10 * tb + ub
+    return f"What is {a} - {b}?", str(a - b), f"{a} - {b} = {a - b}."
 
 
 def multi_digit(r: random.Random) -> tuple[str, str, str]:
@@ -146,12 +166,24 @@ FAMILIES: dict[str, tuple[str, int, Callable[[random.Random], tuple[str, str, st
     "system": ("hard", 40, linear_system),
     "sqrt": ("hard", 30, sqrt_simplify),
 }
+# math-columns: 1,300 of the 1,980 no-carry sums and 2,475 no-borrow differences, so that the
+# train split (70%) holds enough pairs for the column rule to be learnable from it
+COLUMN_FAMILIES: dict[str, tuple[str, int, Callable[[random.Random], tuple[str, str, str]]]] = {
+    "add2": ("easy", 700, add_no_carry),
+    "sub2": ("easy", 600, sub_no_borrow),
+}
+COLUMN_SEED = 20261201
 
 
-def build() -> list[dict]:
-    r = random.Random(SEED)
+def generate(
+    families: dict[str, tuple[str, int, Callable[[random.Random], tuple[str, str, str]]]],
+    seed: int,
+    prefix: str,
+) -> list[dict]:
+    """`count` distinct prompts per family, in order, ids `<prefix>/<family>-NNN`."""
+    r = random.Random(seed)
     tasks = []
-    for family, (difficulty, count, make) in FAMILIES.items():
+    for family, (difficulty, count, make) in families.items():
         seen: set[str] = set()
         while len(seen) < count:
             prompt, gold, work = make(r)
@@ -161,13 +193,18 @@ def build() -> list[dict]:
             reference = f"{work} The answer is $\\boxed{{{gold}}}$.".strip()
             tasks.append(
                 {
-                    "id": f"math/{family}-{len(seen):03d}",
+                    "id": f"{prefix}/{family}-{len(seen):03d}",
                     "prompt": prompt,
                     "gold": gold,
                     "reference": reference,
                     "meta": {"difficulty": difficulty, "family": family},
                 }
             )
+    return tasks
+
+
+def build() -> list[dict]:
+    tasks = generate(FAMILIES, SEED, "math")
     hand = HERE / "handwritten.jsonl"
     if hand.exists():
         tasks += [json.loads(line) for line in hand.read_text().splitlines() if line.strip()]
@@ -175,7 +212,10 @@ def build() -> list[dict]:
 
 
 if __name__ == "__main__":
-    out = HERE / "tasks.jsonl"
-    rows = build()
-    out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in rows))
-    print(f"wrote {len(rows)} tasks to {out}")
+    for name, rows in (
+        ("tasks.jsonl", build()),
+        ("columns.jsonl", generate(COLUMN_FAMILIES, COLUMN_SEED, "math-columns")),
+    ):
+        out = HERE / name
+        out.write_text("".join(json.dumps(t, ensure_ascii=False) + "\n" for t in rows))
+        print(f"wrote {len(rows)} tasks to {out}")
