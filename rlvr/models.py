@@ -4,6 +4,7 @@
 | --- | --- |
 | `tiny` | the embedded untrained tiny model (built locally, cached) |
 | `tiny-sft` | tiny warm-started on the math env's easy train-split tasks (built, cached) |
+| `tiny-columns-sft` | tiny warm-started on `math-columns`' train split (the demo's start) |
 | `tiny-code` | tiny with a byte-level BPE tokenizer and 2,048 positions, for code (cached) |
 | `tiny-code-sft` | tiny-code warm-started on the code stacks' train-split references |
 | a folder | a transformers checkpoint saved with `save_pretrained` |
@@ -25,12 +26,13 @@ from rlvr.errors import PolicyError
 from rlvr.policies.base import Policy
 from rlvr.policies.openai import OpenAIPolicy
 from rlvr.policies.replay import ReplayPolicy
-from rlvr.tiny import tiny_dir, tiny_sft_dir
+from rlvr.tiny import tiny_columns_sft_dir, tiny_dir, tiny_sft_dir
 from rlvr.tiny_code import tiny_code_dir, tiny_code_sft_dir
 
 TINY_BUILDERS = {
     "tiny": tiny_dir,
     "tiny-sft": tiny_sft_dir,
+    "tiny-columns-sft": tiny_columns_sft_dir,
     "tiny-code": tiny_code_dir,
     "tiny-code-sft": tiny_code_sft_dir,
 }

@@ -22,7 +22,7 @@ from rich.progress import (
 from rlvr.cli.common import stderr
 from rlvr.models import default_threads, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
-from rlvr.tiny import sft_recipe, tiny_sft_dir
+from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
 from rlvr.tiny_code import code_sft_recipe, tiny_code_sft_dir
 
 if TYPE_CHECKING:
@@ -70,10 +70,11 @@ WorkersOpt = Annotated[int, typer.Option("--grade-workers", min=1, help="Groups 
 
 
 def warm_start(model: str) -> None:
-    """Build tiny-sft / tiny-code-sft (minutes, once) with a progress bar over its SFT steps;
-    any other spec needs no building."""
+    """Build tiny-sft / tiny-columns-sft / tiny-code-sft (minutes, once) with a progress bar
+    over its SFT steps; any other spec needs no building."""
     builders = {
         "tiny-sft": (tiny_sft_dir, sft_recipe),
+        "tiny-columns-sft": (tiny_columns_sft_dir, columns_sft_recipe),
         "tiny-code-sft": (tiny_code_sft_dir, code_sft_recipe),
     }
     if model not in builders:
