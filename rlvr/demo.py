@@ -2,23 +2,24 @@
 
 First each bundled environment's grader sees every task's own reference (which must pass) and
 its neighbour's reference (which should fail), so one run shows that the graders accept what is
-right, reject what is wrong, and how fast they do it. Then the whole loop runs on the tiny
-model: frontier filter, GRPO, report, hack audit, and a held-out evaluation of the model before
-and after training with intervals and a paired test. Nothing here needs a GPU, a hub or an API
-key.
+right, reject what is wrong, and how fast they do it. Then the whole loop runs once per demo
+`Stage` (an environment, a warm-started tiny model and a GRPO recipe): frontier filter, GRPO,
+report, hack audit, and a held-out evaluation of the model before and after training with
+intervals and a paired test. Nothing here needs a GPU, a hub or an API key.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
 from rlvr.demo_page import write_index
 from rlvr.env import Environment
+from rlvr.errors import RlvrError
 from rlvr.evaluation.compare import compare_evals
 from rlvr.evaluation.run import EvalConfig, run_eval
 from rlvr.grading import GradeItem, grade_items
@@ -27,6 +28,7 @@ from rlvr.models import default_threads, make_policy, resolve_model
 from rlvr.registry import load_env
 from rlvr.report import read_metrics, write_report
 from rlvr.selection import select_tasks
+from rlvr.splits import stable_subset
 
 DEFAULT_ENVS = ("math", "bfcl-simple", "bfcl-multiple", "bfcl-parallel", "bfcl-parallel-multiple")
 
@@ -90,8 +92,8 @@ def run_demo(
     return results
 
 
-DEMO_TRAIN: dict[str, Any] = {
-    # bench/learn_curve.py's recipe: moves tiny-sft on math's easy tasks within CPU minutes
+GRPO_RECIPE: dict[str, Any] = {
+    # bench/learn_curve.py's recipe: moves the tiny models within CPU minutes
     "lr": 1e-4,
     "group_size": 8,
     "prompts_per_step": 16,
@@ -101,22 +103,51 @@ DEMO_TRAIN: dict[str, Any] = {
     "clip_high": 0.28,
     "threads": 1,
     "save_every": 10,
-    "task_filter": {"difficulty": "easy"},
-    "eval_tasks": 10_000,  # every held-out easy task (there are 30)
 }
-EVAL_SAMPLES = 16
 
 
 @dataclass(frozen=True)
-class PipelineResult:
-    """What the end-to-end demo produced, with the pages to open."""
+class Stage:
+    """One before/after block of the demo: GRPO from a warm-started model on the train split
+    of `env` (its frontier), held-out pass@1 before and after on the test split."""
 
+    name: str  # its folder under the demo's output and its section of index.html
+    env: str
+    model: str  # a --model spec; a tiny-*-sft spec is built once (the warm start)
+    title: str
+    why: str  # one sentence on the page: what the block shows
+    steps: int = 40
+    difficulty: str | None = None  # meta.difficulty of the train and held-out tasks, or all
+    frontier_tasks: int = 128  # a stable subset of the train split, sampled k=8 times
+    eval_tasks: int | None = 128  # a stable subset of the held-out tasks (None: all)
+    eval_samples: int = 8  # per held-out task, at temperature 1
+    train: dict[str, Any] = field(default_factory=lambda: dict(GRPO_RECIPE))
+
+
+MATH = Stage(
+    name="math",
+    env="math-columns",
+    model="tiny-columns-sft",
+    title="math: two-digit column arithmetic",
+    why=(
+        "A held-out task is a number pair never trained on whose digit facts the train split "
+        "holds, so pass@1 rises only if the model applies the column rule better."
+    ),
+)
+STAGES: tuple[Stage, ...] = (MATH,)  # synth-python's stage (the sandbox in the loop) joins here
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """What one stage produced, with the pages to link."""
+
+    stage: Stage
     frontier: dict[str, Any]
     run_dir: Path
     reward_first: float | None
     reward_last: float | None
     flag_counts: dict[str, int]
-    index: Path
+    pages: dict[str, Path]  # frontier, histogram, run (the training report)
     before: Any = None  # rlvr.evaluation.run.EvalSummary of the starting model
     after: Any = None  # ... of the trained model
     paired: Any = None  # rlvr.evaluation.passk.Paired: after - before, per held-out task
@@ -133,80 +164,115 @@ def _mean_reward(rows: list[dict[str, Any]], first: bool, window: int = 3) -> fl
 
 def held_out(
     env: Environment,
+    stage: Stage,
     model: str,
     out: Path,
-    samples: int = EVAL_SAMPLES,
     on_progress: Callable[[Any], None] | None = None,
 ) -> Any:
-    """`rlvr eval` of `model` on the easy held-out tasks (resumable, like the command)."""
+    """`rlvr eval` of `model` on the stage's held-out tasks (resumable, like the command)."""
     config = EvalConfig(
         env=env.name,
         model=model,
         model_path=resolve_model(model),
         split="test",
-        difficulty="easy",
-        n=samples,
-        k=[1, samples],
+        difficulty=stage.difficulty,
+        n_tasks=stage.eval_tasks,
+        n=stage.eval_samples,
+        k=[1, stage.eval_samples],
     )
     policy = make_policy(model, threads=default_threads(model) or 1)
     return run_eval(env, policy, config, out, progress=on_progress)
 
 
-def run_pipeline(
+def _hack_flags(env: Environment, run_dir: Path) -> dict[str, int]:
+    """Flag counts of the hack audit over every training answer of the run."""
+    totals: dict[str, int] = {}
+    rows = recheck(env, read_answers(run_dir / "groups.jsonl"), False, 2)
+    for counts in flag_counts(rows).values():
+        for kind, n in counts.items():
+            totals[kind] = totals.get(kind, 0) + n
+    return totals
+
+
+def run_stage(
+    stage: Stage,
     out: str | Path,
-    steps: int = 40,
-    n_tasks: int = 48,
-    model: str = "tiny-sft",
     on_progress: Callable[[Any], None] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     on_eval: Callable[[dict[str, Any]], None] | None = None,
-    eval_samples: int = EVAL_SAMPLES,
-) -> PipelineResult:
+) -> StageResult:
     """Frontier filter -> GRPO (held-out pass@1 along the way) -> held-out evaluation before
-    and after -> report -> hack audit, on `math`'s easy tasks, offline on CPU.
+    and after -> report -> hack audit, under `out/<stage.name>`, offline on CPU.
 
-    Training sees only the train split; every pass@1 is measured on the held-out easy tasks.
-    Re-running with the same `out` resumes: stored groups, checkpoints and evaluations are
-    reused. `on_progress` gets rollout progress of the frontier and of both evaluations.
+    Training sees only the train split; every pass@1 is measured on held-out tasks. Re-running
+    with the same `out` resumes: stored groups, checkpoints and evaluations are reused.
+    `on_progress` gets rollout progress of the frontier and of both evaluations.
     """
     from rlvr.frontier_report import run_frontier, summary_line  # heavy: imports torch
     from rlvr.learners.run import train  # heavy: imports torch and transformers
     from rlvr.rollout import RolloutConfig  # heavy: imports torch
 
-    out = Path(out)
-    env = load_env("math")
-    tasks = select_tasks(env, n_tasks, "easy", None, split="train")
-    policy = make_policy(model, threads=default_threads(model))
+    out = Path(out) / stage.name
+    env = load_env(stage.env)
+    pool = select_tasks(env, None, stage.difficulty, None, split="train")
+    tasks = stable_subset(pool, stage.frontier_tasks)
+    policy = make_policy(stage.model, threads=default_threads(stage.model))
     report, paths = run_frontier(
         env, policy, tasks, RolloutConfig(g=8), out / "frontier.jsonl", progress=on_progress
     )
-    overrides = {"env": "math", "model": model, "algo": "grpo", "steps": steps, **DEMO_TRAIN}
-    overrides["eval_every"] = max(1, steps // 4)
-    overrides["eval_samples"] = max(1, eval_samples // 2)
-    config = load_config(None, {**overrides, "tasks": str(paths["tasks"])})
-    run_dir = train(config, out / "grpo", env=env, on_row=on_row, on_eval=on_eval)
+    if not report.kept:
+        raise RlvrError(
+            f"demo stage {stage.name!r}: {stage.model} passes none of the {len(tasks)} sampled "
+            f"{stage.env} tasks only sometimes, so GRPO would get no signal",
+            "sample more tasks (frontier_tasks) or start from a model on their frontier",
+        )
+    overrides = {
+        **stage.train,
+        "env": stage.env,
+        "model": stage.model,
+        "algo": "grpo",
+        "steps": stage.steps,
+        "eval_every": max(1, stage.steps // 4),
+        "eval_tasks": stage.eval_tasks if stage.eval_tasks is not None else 10**6,
+        "eval_samples": max(1, stage.eval_samples // 2),
+        "task_filter": {"difficulty": stage.difficulty} if stage.difficulty else {},
+        "tasks": str(paths["tasks"]),
+    }
+    run_dir = train(
+        load_config(None, overrides), out / "grpo", env=env, on_row=on_row, on_eval=on_eval
+    )
     page = write_report(run_dir)
-    before = held_out(env, model, out / "eval-before", eval_samples, on_progress)
-    after = held_out(env, str(run_dir), out / "eval-after", eval_samples, on_progress)
+    before = held_out(env, stage, stage.model, out / "eval-before", on_progress)
+    after = held_out(env, stage, str(run_dir), out / "eval-after", on_progress)
     paired, _ = compare_evals(out / "eval-before", out / "eval-after")
-    rows = recheck(env, read_answers(run_dir / "groups.jsonl"), False, 2)
-    totals: dict[str, int] = {}
-    for counts in flag_counts(rows).values():
-        for kind, n in counts.items():
-            totals[kind] = totals.get(kind, 0) + n
     metrics = read_metrics(run_dir)
-    result = PipelineResult(
+    return StageResult(
+        stage=stage,
         frontier=summary_line(report),
         run_dir=run_dir,
         reward_first=_mean_reward(metrics, first=True),
         reward_last=_mean_reward(metrics, first=False),
-        flag_counts=totals,
-        index=out / "index.html",
+        flag_counts=_hack_flags(env, run_dir),
+        pages={"frontier": paths["html"], "histogram": paths["histogram"], "run": page},
         before=before,
         after=after,
         paired=paired,
         curve=[r for r in metrics if "eval/pass@1" in r],
     )
 
-    write_index(result, paths["html"], paths["histogram"], page)
-    return result
+
+def run_pipeline(
+    out: str | Path,
+    stages: tuple[Stage, ...] = STAGES,
+    steps: int | None = None,
+    on_progress: Callable[[Any], None] | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+    on_eval: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[list[StageResult], Path]:
+    """Every stage in turn (`steps` overrides each stage's GRPO steps), then out/index.html,
+    which shows each stage's before/after and curves; returns the results and the page."""
+    results = [
+        run_stage(replace(s, steps=steps or s.steps), out, on_progress, on_row, on_eval)
+        for s in stages
+    ]
+    return results, write_index(results, Path(out) / "index.html")

@@ -1,9 +1,10 @@
 """runs/demo/index.html: the demo's one page, with the curves inline.
 
-It shows the held-out pass@1 before and after training (95% intervals, the paired difference
-and its p-value), the held-out curve beside the training reward, the frontier histogram, and
-links to the full frontier, training and evaluation reports. Images are referenced relative to
-the page, so the folder can be moved or archived as a whole.
+One section per demo stage (rlvr.demo.Stage): the held-out pass@1 before and after training
+(95% intervals, the paired difference and its p-value), the held-out curve beside the training
+reward, the frontier histogram, the hack audit, and links to the full frontier, training and
+evaluation reports. Images are referenced relative to the page, so the folder can be moved or
+archived as a whole.
 """
 
 from __future__ import annotations
@@ -34,10 +35,10 @@ def _held_out(result: Any) -> str:
     )
     lo, hi = paired.ci95
     return (
-        f"<h2>Held-out pass@1: before and after training</h2>"
-        f"<p>{before.n_tasks} held-out easy tasks (test split, never trained on), "
-        f"{before.n_samples} samples each at temperature {before.temperature}; intervals are "
-        f"95% bootstrap intervals over tasks.</p>"
+        f"<h3>Held-out pass@1: before and after training</h3>"
+        f"<p>{before.n_tasks} held-out tasks of {html.escape(before.env)} (test split, never "
+        f"trained on), {before.n_samples} samples each at temperature {before.temperature}; "
+        f"intervals are 95% bootstrap intervals over tasks.</p>"
         f"<table><tr><th></th><th>before ({html.escape(before.model)})</th>"
         f"<th>after (the trained run)</th></tr>{rows}</table>"
         f"<p><b>Paired difference (after - before): {paired.diff:+.3f}</b> "
@@ -46,42 +47,57 @@ def _held_out(result: Any) -> str:
     )
 
 
-def write_index(result: Any, frontier_page: Path, histogram: Path, run_page: Path) -> Path:
-    """Write result.index; every path is linked relative to its folder."""
-    base = result.index.parent.resolve()
-    f = result.frontier
+def _section(result: Any, base: Path) -> str:
+    """One stage: before/after, training curves, frontier, hack audit."""
+    stage, f, run = result.stage, result.frontier, result.run_dir
+    name = html.escape(stage.name)
     flags = ", ".join(f"{k}: {v}" for k, v in sorted(result.flag_counts.items())) or "none"
-    run = result.run_dir
     curves = "".join(
-        f"<figure><img alt='{name}' src='{_rel(run / f'{name}.png', base)}'></figure>"
-        for name in ("eval", "reward")
-        if (run / f"{name}.png").is_file()
+        f"<figure><img alt='{name} {kind}' src='{_rel(run / f'{kind}.png', base)}'></figure>"
+        for kind in ("eval", "reward")
+        if (run / f"{kind}.png").is_file()
     )
-    hist = f"<img alt='frontier' src='{_rel(histogram, base)}'>" if histogram.is_file() else ""
+    hist = result.pages["histogram"]
+    hist_img = f"<img alt='{name} frontier' src='{_rel(hist, base)}'>" if hist.is_file() else ""
     evals = "".join(
-        f"<a href='{name}/report.html'>{name}</a> "
-        for name in ("eval-before", "eval-after")
-        if (base / name / "report.html").is_file()
+        f"<a href='{_rel(run.parent / kind / 'report.html', base)}'>{kind}</a> "
+        for kind in ("eval-before", "eval-after")
+        if (run.parent / kind / "report.html").is_file()
+    )
+    return (
+        f"<h2 id='{name}'>{html.escape(stage.title)}</h2>"
+        f"<p>{html.escape(stage.env)}, starting from {html.escape(stage.model)}. "
+        f"{html.escape(stage.why)}</p>"
+        f"{_held_out(result)}"
+        f"<h3>Training (GRPO)</h3><p>Training reward {_fmt(result.reward_first)} over the "
+        f"first steps, {_fmt(result.reward_last)} over the last. "
+        f"<a href='{_rel(result.pages['run'], base)}'>training report</a>; evaluations: "
+        f"{evals}</p>{curves}"
+        f"<h3>Frontier</h3><p>{f['tasks']} train-split tasks sampled {f['k']} times: "
+        f"{f['always_pass']} always pass, {f['always_fail']} always fail, {f['kept']} kept "
+        f"({f['saved_fraction']:.0%} of sampling saved). "
+        f"<a href='{_rel(result.pages['frontier'], base)}'>frontier report</a></p>{hist_img}"
+        f"<h3>Hack audit of the training answers</h3><p>{html.escape(flags)}</p>"
+    )
+
+
+def write_index(results: list[Any], index: Path) -> Path:
+    """Write `index` with one section per stage result; every path is relative to it."""
+    index.parent.mkdir(parents=True, exist_ok=True)
+    base = index.parent.resolve()
+    toc = " &middot; ".join(
+        f"<a href='#{html.escape(r.stage.name)}'>{html.escape(r.stage.title)}</a>" for r in results
     )
     page = (
         "<!doctype html><meta charset='utf-8'><title>rlvr demo</title>"
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
         "figure{display:inline-block;margin:4px}</style>"
-        "<h1>rlvr demo: math (easy) with the tiny model</h1>"
-        f"{_held_out(result)}"
-        f"<h2>Training (GRPO)</h2><p>Training reward {_fmt(result.reward_first)} over the "
-        f"first steps, {_fmt(result.reward_last)} over the last. "
-        f"<a href='{_rel(run_page, base)}'>training report</a>; evaluations: {evals}</p>"
-        f"{curves}"
-        f"<h2>Frontier</h2><p>{f['tasks']} train-split tasks sampled {f['k']} times: "
-        f"{f['always_pass']} always pass, {f['always_fail']} always fail, {f['kept']} kept "
-        f"({f['saved_fraction']:.0%} of sampling saved). "
-        f"<a href='{_rel(frontier_page, base)}'>frontier report</a></p>{hist}"
-        f"<h2>Hack audit of the training answers</h2><p>{html.escape(flags)}</p>"
+        f"<h1>rlvr demo: GRPO on the tiny model, held-out before and after</h1><p>{toc}</p>"
+        + "".join(_section(r, base) for r in results)
     )
-    result.index.write_text(page, encoding="utf-8")
-    return result.index
+    index.write_text(page, encoding="utf-8")
+    return index
 
 
 def _fmt(x: float | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,7 +15,8 @@ from rich.table import Table
 from rlvr.cli.common import JsonOpt, emit, fmt, stderr
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
-from rlvr.demo import DEFAULT_ENVS, run_demo, run_pipeline
+from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage
+from rlvr.demo_page import write_index
 
 
 def demo(
@@ -27,14 +29,17 @@ def demo(
     out: Annotated[Path, typer.Option("--out", help="Folder for the loop's outputs.")] = Path(
         "runs/demo"
     ),
-    steps: Annotated[int, typer.Option(min=1, help="GRPO steps of the loop.")] = 40,
+    steps: Annotated[
+        int | None, typer.Option(min=1, help="GRPO steps of every stage (default: its own).")
+    ] = None,
     train: Annotated[
         bool, typer.Option("--train/--graders-only", help="Run the training loop after the check.")
     ] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
-    hack audit on the tiny model (math, easy tasks). Re-running resumes."""
+    hack audit -> held-out before/after on the tiny model, once per stage (math-columns).
+    Re-running resumes."""
     names = tuple(env) if env else DEFAULT_ENVS
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=stderr, transient=True) as progress:
@@ -69,32 +74,45 @@ def _grader_table(results: list[Any]) -> None:
     Console().print(table)
 
 
-def _loop(out: Path, steps: int, json_out: bool) -> None:
+def _loop(out: Path, steps: int | None, json_out: bool) -> None:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
-    warm_start("tiny-sft")
+    results = [
+        _stage(stage if steps is None else replace(stage, steps=steps), out) for stage in STAGES
+    ]
+    index = write_index(results, out / "index.html")
+    if json_out:
+        for result in results:
+            emit(_summary(result, index))
+        return
+    for result in results:
+        _print_summary(result)
+    Console().print(f"open {index}", highlight=False)
+
+
+def _stage(stage: Stage, out: Path) -> StageResult:
+    """One stage with its bars: the warm start (once), the GRPO steps, the rollouts."""
+    warm_start(stage.model)
     with Progress(
-        TextColumn("GRPO step"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[r]}"),
-        console=stderr,
+        TextColumn(f"GRPO step ({stage.name})"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.fields[r]}"), console=stderr,
     ) as bar:  # fmt: skip
-        step_bar = bar.add_task("grpo", total=steps, r="")
+        step_bar = bar.add_task("grpo", total=stage.steps, r="")
 
         def on_row(row: dict[str, Any]) -> None:
             bar.update(step_bar, completed=row["step"], r=f"reward {fmt(row['reward_mean'])}")
 
-        with rollout_bar("frontier / held-out eval") as update:
-            result = run_pipeline(out, steps, on_progress=update, on_row=on_row, on_eval=print_eval)
-    summary = _summary(result)
-    if json_out:
-        emit(summary)
-        return
-    _print_summary(result)
+        with rollout_bar(f"{stage.name}: frontier / held-out eval") as update:
+            return run_stage(stage, out, on_progress=update, on_row=on_row, on_eval=print_eval)
 
 
-def _summary(result: Any) -> dict[str, Any]:
+def _summary(result: StageResult, index: Path) -> dict[str, Any]:
     paired = result.paired
     return {
+        "stage": result.stage.name,
+        "env": result.stage.env,
+        "model": result.stage.model,
         "frontier": {
             k: result.frontier[k] for k in ("tasks", "always_pass", "always_fail", "kept")
         },
@@ -105,33 +123,32 @@ def _summary(result: Any) -> dict[str, Any]:
         "held_out_diff": {"mean": paired.diff, "ci95": paired.ci95, "p_value": paired.p_value},
         "hack_flags": result.flag_counts,
         "run_dir": str(result.run_dir),
-        "report": str(result.index),
+        "report": str(index),
     }
 
 
-def _print_summary(result: Any) -> None:
+def _print_summary(result: StageResult) -> None:
     console = Console()
-    f = result.frontier
+    f, name = result.frontier, result.stage.name
     console.print(
-        f"frontier: {f['kept']} of {f['tasks']} easy math train tasks kept "
+        f"{name}: frontier: {f['kept']} of {f['tasks']} {result.stage.env} train tasks kept "
         f"({f['always_pass']} always pass, {f['always_fail']} always fail)",
         highlight=False,
     )
     console.print(
-        f"GRPO: training reward {fmt(result.reward_first)} (first steps) -> "
+        f"{name}: GRPO: training reward {fmt(result.reward_first)} (first steps) -> "
         f"{fmt(result.reward_last)} (last steps) in {result.run_dir}",
         highlight=False,
     )
     b, a, p = result.before.pass_at["pass@1"], result.after.pass_at["pass@1"], result.paired
     console.print(
-        f"held-out pass@1 ({result.before.n_tasks} easy test tasks x "
+        f"{name}: held-out pass@1 ({result.before.n_tasks} test tasks x "
         f"{result.before.n_samples} samples): before {_ci(b)} -> after {_ci(a)}; "
         f"paired difference {p.diff:+.3f} [{p.ci95[0]:+.3f}, {p.ci95[1]:+.3f}], "
         f"p = {p.p_value:.3g}",
         highlight=False,
     )
-    console.print(f"hack flags on training answers: {result.flag_counts or 'none'}")
-    console.print(f"open {result.index}", highlight=False)
+    console.print(f"{name}: hack flags on training answers: {result.flag_counts or 'none'}")
 
 
 def _ci(est: Any) -> str:
