@@ -6,9 +6,12 @@
 
 For each stack the bench runs rlvr's own commands, as a user would, in a subprocess each:
 
-1. `rlvr sft --model tiny-code --split train`: the warm start on train-split references;
-2. `rlvr frontier` on a seeded slice of train tasks at the SFT model's pass rate: GRPO's task
-   pool is the train tasks inside the band (the project's difficulty-mix tool);
+1. `rlvr sft --model tiny-code --split train`: the warm start on train-split references, all but
+   a seeded slice of train tasks (the pool), which the warm start never sees;
+2. `rlvr frontier` on the pool at the SFT model's pass rate: GRPO's tasks are the pool tasks
+   inside the band (the project's difficulty-mix tool). Holding the pool out of SFT makes the
+   frontier measure what the warm start generalises to, as on held-out tasks, instead of what
+   it memorised, and gives GRPO tasks whose answers it has not been shown;
 3. `rlvr eval` of the SFT model on the test split (sampled pass@1, n answers per task);
 4. `rlvr train --algo grpo` from the SFT model on the frontier tasks with sandbox grading,
    evaluating on the test split every `eval_every` steps (the held-out curve);
@@ -57,13 +60,13 @@ class Recipe(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    sft_steps: int = Field(default=400, description="Warm-start optimiser steps.")
+    sft_steps: int = Field(default=800, description="Warm-start optimiser steps.")
     sft_batch: int = Field(default=16, description="References per SFT step.")
     sft_lr: float = Field(default=3e-3, description="SFT peak learning rate.")
     pool_tasks: int = Field(default=200, description="Train tasks the frontier estimate samples.")
     frontier_k: int = Field(default=8, description="Answers per pool task for its pass rate.")
     band: tuple[float, float] = Field(default=(0.0, 1.0), description="Kept pass-rate band.")
-    steps: int = Field(default=50, description="GRPO steps.")
+    steps: int = Field(default=40, description="GRPO steps.")
     lr: float = Field(default=3e-4, description="GRPO learning rate.")
     group_size: int = Field(default=8, description="GRPO G.")
     prompts_per_step: int = Field(default=8, description="Tasks per GRPO step.")
@@ -233,6 +236,19 @@ class StackRun:
             path.write_text("".join(json.dumps({"id": i}) + "\n" for i in chosen))
         return path
 
+    def sft_file(self) -> Path:
+        """The warm start's tasks: the train split without the pool."""
+        import rlvr
+
+        path = self.dir / "sft_tasks.jsonl"
+        if not path.is_file():
+            pool = {json.loads(line)["id"] for line in self.pool_file().open()}
+            ids = sorted(
+                t.id for t in rlvr.load_env(self.env).tasks_in("train") if t.id not in pool
+            )
+            path.write_text("".join(json.dumps({"id": i}) + "\n" for i in ids))
+        return path
+
     def run(self) -> None:
         r, d, env = self.recipe, self.dir, ["--env", self.env]
         # one torch thread: a folder model would get torch's default, whose spinning intra-op
@@ -241,7 +257,8 @@ class StackRun:
         test = ["--split", "test", "-n", str(r.test_samples), "--n-tasks", str(r.test_tasks)]
         sft = ["--steps", str(r.sft_steps), "--batch-size", str(r.sft_batch), "--lr", str(r.sft_lr)]
         self.stage("sft", ["sft", *env, "--model", "tiny-code", "--split", "train", *sft,
-                           "--threads", "1", "--out", str(d / "sft")])  # fmt: skip
+                           "--tasks", str(self.sft_file()), "--threads", "1",
+                           "--out", str(d / "sft")])  # fmt: skip
         band = ["-k", str(r.frontier_k), "--low", str(r.band[0]), "--high", str(r.band[1])]
         self.stage("frontier", ["frontier", *env, "--model", str(d / "sft"), "--split", "train",
                                 "--tasks", str(self.pool_file()), *band, *tokens,
