@@ -109,8 +109,7 @@ class Environment:
         if not is_deterministic(self.grader):
             return self._grade_each(task, answers)
         owner = first_occurrences(answers)
-        distinct = [a for i, a in enumerate(answers) if owner[i] == i]
-        return share_verdicts(self._grade_each(task, distinct), owner)
+        return share_verdicts(self._grade_each(task, distinct_answers(answers, owner)), owner)
 
     def _grade_each(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         """The one place a grader failure is contained (rollouts, `rlvr grade`, Ray grader actors
@@ -147,7 +146,7 @@ class Environment:
         keep = is_deterministic(self.grader)
         owners = [first_occurrences(a) if keep else list(range(len(a))) for _, a in groups]
         sent = [
-            (task, [a for i, a in enumerate(answers) if owner[i] == i])
+            (task, distinct_answers(answers, owner))
             for (task, answers), owner in zip(groups, owners, strict=True)
         ]
 
@@ -165,6 +164,11 @@ def first_occurrences(answers: Sequence[str]) -> list[int]:
     """For each answer, the index of the first answer identical to it (its own for the first)."""
     first: dict[str, int] = {}
     return [first.setdefault(a, i) for i, a in enumerate(answers)]
+
+
+def distinct_answers(answers: Sequence[str], owner: Sequence[int]) -> list[str]:
+    """The answers that are their own first occurrence, in order: what the grader sees."""
+    return [a for i, a in enumerate(answers) if owner[i] == i]
 
 
 def share_verdicts(distinct: Sequence[Verdict], owner: Sequence[int]) -> list[Verdict]:
