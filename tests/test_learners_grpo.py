@@ -262,3 +262,32 @@ def test_grpo_on_math_easy_tasks_from_tiny_sft_end_to_end(tmp_path: Path) -> Non
     assert any(r["zero_variance_frac"] < 1.0 for r in got)  # tiny-sft sits on the frontier
     groups = rows(run, "groups.jsonl")
     assert all(g["env"] == "math" and g["task_id"].startswith("math/") for g in groups)
+
+
+def test_warm_up_ramps_each_group_to_its_own_peak_as_a_function_of_the_step() -> None:
+    from rlvr.learners.common import optimizer, warm_up
+
+    cfg = LearnerConfig(env="math", model="tiny", lr=1e-3, warmup_steps=4)
+    weight = torch.nn.Parameter(torch.zeros(2))
+    opt = optimizer([weight], cfg)
+    opt.add_param_group({"params": [torch.nn.Parameter(torch.zeros(1))], "lr": 1e-2})
+    seen = []
+    for step in (1, 2, 4, 9):
+        warm_up(opt, cfg, step)
+        seen += [g["lr"] for g in opt.param_groups]
+    assert seen == pytest.approx([2.5e-4, 2.5e-3, 5e-4, 5e-3, 1e-3, 1e-2, 1e-3, 1e-2])
+    # a resumed run restores the optimiser's state and lands on the same rate for its step
+    again = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
+    again.add_param_group({"params": [torch.nn.Parameter(torch.zeros(1))], "lr": 1e-2})
+    again.load_state_dict(opt.state_dict())
+    warm_up(again, cfg, 2)
+    assert again.param_groups[0]["lr"] == pytest.approx(5e-4)
+
+
+def test_without_warm_up_the_configured_rate_is_used_from_step_one() -> None:
+    from rlvr.learners.common import optimizer, warm_up
+
+    cfg = LearnerConfig(env="math", model="tiny", lr=3e-4)
+    opt = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
+    warm_up(opt, cfg, 1)
+    assert opt.param_groups[0]["lr"] == pytest.approx(3e-4)

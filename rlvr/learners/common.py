@@ -169,6 +169,18 @@ def optimizer(params: Any, config: TrainConfig, lr: float | None = None) -> torc
     )
 
 
+def warm_up(opt: torch.optim.Optimizer, config: TrainConfig, step: int) -> None:
+    """Set each parameter group's lr for `step` (1-based) of a linear warm-up to its own peak.
+
+    The peak is kept in the group as `initial_lr`, so the schedule is a function of the step
+    alone and a resumed run (its optimiser state restored) lands on the same rate.
+    """
+    factor = min(1.0, step / config.warmup_steps) if config.warmup_steps else 1.0
+    for group in opt.param_groups:
+        group.setdefault("initial_lr", group["lr"])
+        group["lr"] = group["initial_lr"] * factor
+
+
 def autocast(config: TrainConfig) -> contextlib.AbstractContextManager[Any]:
     """bf16 autocast on CUDA when asked; otherwise nothing."""
     if config.bf16:

@@ -101,6 +101,13 @@ class TrainConfig(BaseModel):
         gt=0,
         description="AdamW learning rate: about 1e-6 for 0.5B+ models, 1e-4 for tiny.",
     )
+    warmup_steps: int = Field(
+        default=0,
+        ge=0,
+        description="Linear learning-rate warm-up over the first N steps. A fresh AdamW moves "
+        "every weight by about lr on its first steps whatever the gradient's size; a tiny "
+        "warm-started model needs about 10.",
+    )
     adam_betas: tuple[float, float] = Field(default=(0.9, 0.999), description="AdamW betas.")
     weight_decay: float = Field(default=0.0, ge=0, description="AdamW weight decay.")
     max_grad_norm: float = Field(

@@ -110,6 +110,7 @@ def train(
     held_out = TrainingEval(cfg, env, tok, run.metrics_path, dist.is_main, on_eval)
     held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
+        common.warm_up(opt, cfg, step)
         with common.autocast(cfg):  # bf16 sampling too, when asked
             got = source.collect(step)
         batch = prepare_batch(got, tok, model, ref, cfg, run)

@@ -193,6 +193,7 @@ def train(
     held_out = TrainingEval(cfg, env, tok, run.metrics_path, on_eval=on_eval)
     held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
+        common.warm_up(opt, cfg, step)
         with common.autocast(cfg):
             got = source.collect(step)
         packed, stats = prepare(got, cfg, tok, model, ref, critic, run), UpdateStats()
