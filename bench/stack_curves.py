@@ -67,7 +67,8 @@ class Recipe(BaseModel):
     frontier_k: int = Field(default=8, description="Answers per pool task for its pass rate.")
     band: tuple[float, float] = Field(default=(0.0, 1.0), description="Kept pass-rate band.")
     steps: int = Field(default=40, description="GRPO steps.")
-    lr: float = Field(default=3e-4, description="GRPO learning rate.")
+    lr: float = Field(default=1e-4, description="GRPO peak learning rate.")
+    warmup_steps: int = Field(default=10, description="GRPO linear warm-up steps.")
     group_size: int = Field(default=8, description="GRPO G.")
     prompts_per_step: int = Field(default=8, description="Tasks per GRPO step.")
     temperature: float = Field(default=1.0, description="Sampling temperature of GRPO.")
@@ -283,7 +284,8 @@ class StackRun:
         """The recipe's GRPO settings as `--set key=value` flags."""
         r = self.recipe
         settings = {
-            "lr": r.lr, "group_size": r.group_size, "prompts_per_step": r.prompts_per_step,
+            "lr": r.lr, "warmup_steps": r.warmup_steps, "group_size": r.group_size,
+            "prompts_per_step": r.prompts_per_step,
             "temperature": r.temperature, "max_new_tokens": r.max_new_tokens,
             "eval_every": r.eval_every, "eval_tasks": r.eval_tasks,
             "eval_samples": r.eval_samples, "save_every": 0, "threads": 1,

@@ -291,3 +291,11 @@ def test_without_warm_up_the_configured_rate_is_used_from_step_one() -> None:
     opt = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
     warm_up(opt, cfg, 1)
     assert opt.param_groups[0]["lr"] == pytest.approx(3e-4)
+
+
+def test_adam_epsilon_reaches_the_optimiser() -> None:
+    from rlvr.learners.common import optimizer
+
+    cfg = LearnerConfig(env="math", model="tiny", adam_epsilon=1e-5)
+    opt = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
+    assert opt.param_groups[0]["eps"] == 1e-5

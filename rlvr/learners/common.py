@@ -164,6 +164,7 @@ def optimizer(params: Any, config: TrainConfig, lr: float | None = None) -> torc
         params,
         lr=lr or config.lr,
         betas=config.adam_betas,
+        eps=config.adam_epsilon,
         weight_decay=config.weight_decay,
         fused=True if config.device == "cuda" else None,
     )

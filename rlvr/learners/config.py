@@ -104,11 +104,13 @@ class TrainConfig(BaseModel):
     warmup_steps: int = Field(
         default=0,
         ge=0,
-        description="Linear learning-rate warm-up over the first N steps. A fresh AdamW moves "
-        "every weight by about lr on its first steps whatever the gradient's size; a tiny "
-        "warm-started model needs about 10.",
+        description="Linear lr warm-up steps: a fresh AdamW moves every weight by about lr "
+        "at first, whatever the gradient's size (a tiny warm-started model needs 5-10).",
     )
     adam_betas: tuple[float, float] = Field(default=(0.9, 0.999), description="AdamW betas.")
+    adam_epsilon: float = Field(
+        default=1e-8, gt=0, description="AdamW epsilon (transformers' name for it)."
+    )
     weight_decay: float = Field(default=0.0, ge=0, description="AdamW weight decay.")
     max_grad_norm: float = Field(
         default=1.0, gt=0, description="Clip the global gradient norm to this before each step."
