@@ -25,6 +25,7 @@ from rlvr.evaluation.run import EvalConfig, run_eval
 from rlvr.grading import GradeItem, grade_items
 from rlvr.learners.config import load_config
 from rlvr.models import default_threads, make_policy, resolve_model
+from rlvr.policies.base import SamplingConfig
 from rlvr.registry import load_env
 from rlvr.report import read_metrics, write_report
 from rlvr.selection import select_tasks
@@ -223,7 +224,12 @@ def run_stage(
     tasks = stable_subset(pool, stage.frontier_tasks)
     policy = make_policy(stage.model, threads=default_threads(stage.model))
     report, paths = run_frontier(
-        env, policy, tasks, RolloutConfig(g=8), out / "frontier.jsonl", progress=on_progress
+        env,
+        policy,
+        tasks,
+        RolloutConfig(g=8, sampling=SamplingConfig(seed=0)),  # the same frontier every run
+        out / "frontier.jsonl",
+        progress=on_progress,
     )
     if not report.kept:
         raise RlvrError(
