@@ -63,7 +63,9 @@ def test_math_verify_suite_case(case: dict[str, Any]) -> None:
 def test_math_verify_suite_agreement_and_every_difference_is_explained() -> None:
     differ = [c for c in MV_CASES if c["expect"] != c["mv_expect"]]
     assert len(MV_CASES) >= 270
-    assert len(differ) <= 0.05 * len(MV_CASES)
+    # 17 deliberate differences: 11 from before, and 6 chains with a false middle link
+    # (`z = 3+3 = 2`) that Math-Verify's suite accepts and rlvr rejects (issue 25)
+    assert len(differ) <= 0.07 * len(MV_CASES)
     assert all(c["note"] for c in differ)
 
 

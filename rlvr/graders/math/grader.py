@@ -7,7 +7,8 @@ the gold's set, inequalities against intervals, matrices, multiple-choice letter
 at least `decimal_digits` digits, golds written as worked solutions. Rejects, with a reason:
 several different final answers (two boxes, `2 or 3`, `\\pm 2` for 2, every option), a decimal
 that only approximates an exact gold (`0.333` for 1/3), near misses that agree to many places
-(`1/2^{98}` for `1/2^{99}`), `28` for `0.28` (a percent sign reads both ways), negated
+(`1/2^{98}` for `1/2^{99}`), `28` for `0.28` and `0.28` for `28\\%` (a bare answer to a
+percentage is read in percent), chains with a false link (`x = 2 = 3` for 3), negated
 statements, and expression bombs (`9^{9^{9^9}}`, `(10^8)!`), measured before anything is
 evaluated. The options where graders legitimately differ are `MathOptions` fields;
 graders/math/README.md lists every rule.
@@ -78,8 +79,9 @@ class MathOptions(BaseModel):
     memory_mb: int | None = Field(2048, ge=256, description="Address-space cap per worker.")
     percent: Literal["number", "fraction", "either"] = Field(
         "either",
-        description="'number': 10% is 10; 'fraction': 10% is 0.1; 'either': a percentage on "
-        "one side matches the number or the fraction on the other.",
+        description="'number': 10% is 10; 'fraction': 10% is 0.1; 'either': a percentage in "
+        "the answer matches the number or the fraction in the gold, while a bare answer to a "
+        "percentage gold is read in percent (10 answers 10%, 0.1 does not).",
     )
     decimal_digits: int = Field(
         6,
@@ -226,7 +228,7 @@ class MathGrader:
             return (norm,)
         if has_percent(candidate):
             return (norm, f"\\frac{{{norm}}}{{100}}")
-        return (norm, f"100 \\cdot ({norm})")
+        return (norm,)  # a bare answer to a percentage is read in percent: 0.1 is not 10%
 
     def _prepare(self, completion: str, bare: bool, gold: _Gold) -> _Prepared:
         opts = self.options

@@ -57,6 +57,19 @@ def relation_value(
     return Node("rel", tuple(to_value(s) for s in sides), ops)
 
 
+def constant_sides(node: Node) -> list[Node]:
+    """The sides without letters of an equation chain (`x = 5+5+1 = 11` gives 5+5+1 and 11),
+    up to a first `\\approx`; empty for any other relation. `chains` checks they agree."""
+    ops: tuple[str, ...] = node.value
+    sides = node.kids
+    if "~" in ops:
+        cut = ops.index("~")
+        ops, sides = ops[:cut], sides[: cut + 1]
+    if not ops or not all(o == "=" for o in ops):
+        return []
+    return [s for s in sides if not _symbols(s)]
+
+
 def is_name(node: Node) -> bool:
     """Letters only: `x`, `AB`, `f(x)`, `NO/BO`, `(p, q)`; also `a+b`, a call at a number
     (`f(2)`, `f^{-1}(x)`) and a word holding e or i (`\\text{Area}`)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from rlvr.graders.math.chains import chain_conflict
 from rlvr.graders.math.compare import Outcome, equal
 from rlvr.graders.math.guard import Limits, TooBig, check_size
 from rlvr.graders.math.parse import parse
@@ -36,8 +37,8 @@ def _gold(gold: str, limits: Limits) -> tuple[Node, str] | GoldError:
         return GoldError(f"the gold answer {_clip(gold)} cannot be read: {exc}")
 
 
-def _answer(candidate: str, limits: Limits) -> tuple[Node | None, str, str]:
-    """(value, parsed form, reason it could not be read)."""
+def _answer(candidate: str, limits: Limits, rules: Rules) -> tuple[Node | None, str, str]:
+    """(value, parsed form, reason it could not be read or is false on its face)."""
     try:
         tree = parse(candidate)
     except ParseError as exc:
@@ -47,11 +48,13 @@ def _answer(candidate: str, limits: Limits) -> tuple[Node | None, str, str]:
     shown = render(tree)
     try:
         check_size(tree, limits)
-        return to_value(tree), shown, ""
+        value = to_value(tree)
     except TooBig as exc:
         return None, shown, f"the answer is too large to check: {exc}"
     except NotComparable as exc:
         return None, shown, f"the answer cannot be compared: {exc}"
+    conflict = chain_conflict(tree, rules)
+    return (None, shown, conflict) if conflict else (value, shown, "")
 
 
 def _clip(text: str) -> str:
@@ -62,7 +65,7 @@ def _compare(gold: Node, forms: Forms, limits: Limits, rules: Rules) -> tuple[Ou
     """(outcome, parsed form, checker exception) of one candidate: any of its forms may match."""
     first: tuple[Outcome, str, str] | None = None
     for form in forms:
-        value, shown, problem = _answer(form, limits)
+        value, shown, problem = _answer(form, limits, rules)
         if value is None:
             result = (Outcome(False, problem), shown, "")
         else:
