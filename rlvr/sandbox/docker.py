@@ -9,6 +9,11 @@ hold no capability at all. Then the trusted runner is copied into /opt/rlvr. A j
 a byte cap and a watchdog thread that kills the container at the deadline (a stopped process in
 the container cannot hang the read), and takes the first valid result line (results.py). A
 container that saw any anomaly (a limit, a leftover, no result, a watchdog) is replaced.
+
+The container's IPC namespace admits no SysV segment, queue or semaphore set and no POSIX
+message queue (`IPC_SYSCTLS`): nothing an answer could hand to another owner and leave charged
+to the container. An exec that brings back no result after an OOM kill in the container is the
+job's doing (its answer used the memory), not the infrastructure's (`ExecOutcome.oom`).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from rlvr.sandbox.results import (
     BatchResult,
     CheckResult,
     InstallResult,
+    LimitsResult,
     RunResult,
     parse_result,
 )
@@ -55,8 +61,12 @@ WATCHDOG_MARGIN_S = 15.0
 TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size
 STDERR_CAP = 64 << 10
 BATCH_JOB_OVERHEAD_S = 5.0  # per job of a batch: uids, layout, sweep and wipe (runner.py)
-SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering")
+SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering", "left_behind")
 KINDS: dict[str, type] = {"run": RunResult, "check": CheckResult, "batch": BatchResult}
+# IPC-namespace limits of every container: no SysV shm segment, message queue or semaphore set,
+# no POSIX message queue can be made (shmget/msgget/mq_open fail with ENOSPC, semget EINVAL).
+IPC_SYSCTLS = {"kernel.shmmni": "0", "kernel.msgmni": "0", "kernel.sem": "0 0 0 0",
+               "fs.mqueue.queues_max": "0"}  # fmt: skip
 _INSTALL = (
     "import json,os,sys\n"
     "d=json.loads(sys.stdin.buffer.read())\n"
@@ -101,6 +111,9 @@ class ExecOutcome:
     exit_code: int | None
     stderr: str
     watchdog: bool = False
+    oom: bool = False
+    """No result, and the container's OOM killer struck during the exec: the job's doing (its
+    answer filled the memory and the killer took the runner or the judge), never masked."""
 
 
 class Container:
@@ -117,7 +130,8 @@ class Container:
                 spec.image, ["sleep", "infinity"], detach=True, init=True, read_only=True,
                 network_mode="none", user="0:0", working_dir="/", hostname="sandbox",
                 environment={"LANG": "C.UTF-8"}, cap_drop=["ALL"], cap_add=CAPABILITIES,
-                security_opt=["no-new-privileges"], mem_limit=f"{spec.memory_mb}m",
+                security_opt=["no-new-privileges"], sysctls=IPC_SYSCTLS,
+                mem_limit=f"{spec.memory_mb}m",
                 memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
                 nano_cpus=int(spec.cpus * 1e9), labels={**pool_labels(), "rlvr.image": spec.image},
                 tmpfs={"/w": f"size={mb}m,mode=755", "/opt/rlvr": "size=8m,mode=755",
@@ -206,6 +220,20 @@ class Container:
             if time.monotonic() >= end:
                 return True
             time.sleep(0.1)
+
+    def oom_killed(self) -> bool:
+        """Has the OOM killer struck in this container? A pooled container never saw one before
+        the current exec (a job with an OOM kill retires it), so any kill is this exec's."""
+        if not self.running():
+            with contextlib.suppress(Exception):
+                return bool(self.obj.attrs["State"].get("OOMKilled"))
+            return False
+        try:
+            out = self.exec(["python3", "-I", "/opt/rlvr/runner.py", "limits"], RUNNER_USER, {},
+                            30, LimitsResult)  # fmt: skip
+        except InfraFailure:
+            return False
+        return bool((out.result or {}).get("oom_kills"))
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -323,9 +351,14 @@ class ContainerPool:
                     "/opt/rlvr/runner.py", mode]  # fmt: skip
             out = c.exec(argv, RUNNER_USER, payload, budget + WATCHDOG_MARGIN_S, KINDS[mode], cap)
             if out.result is None and not out.watchdog:
+                if c.oom_killed():  # the job filled the memory: its answer's failure
+                    out.oom = True
+                    return out
                 # no answer can reach the runner (other uid), so this is the sandbox's failure
                 state = "stopped" if not c.running() else "gave no valid result"
                 raise InfraFailure(f"the container {state} during the job: {out.stderr[:300]}")
+            if (out.result or {}).get("stale"):  # left by nobody we can name: retry elsewhere
+                raise InfraFailure(str(out.result["error"])[:500])
             healthy = _healthy(out, len(payload.get("jobs", [0])))
             return out
         finally:

@@ -36,6 +36,15 @@ class ErrorResult(_Result):
 
     error: str = Field(max_length=100_000)
     clean: bool = False
+    stale: bool = False
+    """The container held state before the exec's first job: no answer is to blame."""
+
+
+class LimitsResult(_Result):
+    """The container's counters (runner.py `limits`), asked after an exec with no result."""
+
+    oom_kills: int = 0
+    pids_max: int = 0
 
 
 class RunResult(_Result):
@@ -55,6 +64,8 @@ class RunResult(_Result):
     oom: bool = False
     pids_max: bool = False
     lingering: list[str] = Field(default_factory=list)
+    left_behind: list[str] = Field(default_factory=list, max_length=64)
+    """What the wipe after this job could not remove: the job is blamed, the container retired."""
     clean: bool = False
     mode: Literal["plain", "build", "server"] = "plain"
 
@@ -79,10 +90,14 @@ class CheckOne(_Result):
     output: str = ""
     timed_out: bool = False
     duration_s: float = 0.0
+    oom: bool = False
+    pids_max: bool = False
+    left_behind: list[str] = Field(default_factory=list, max_length=64)
 
 
 class CheckResult(_Result):
-    """One python-check group (runner.py `check`)."""
+    """One python-check group (runner.py `check`): one item per answer that ran, in order; the
+    runner stops after an answer that leaves the container in doubt."""
 
     results: list[CheckOne]
     clean: bool = False

@@ -37,16 +37,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rlvr_strict
 from confine import Filter
-from sweep import (
-    as_uid,
-    drop_to,
-    fresh_uids,
-    kill_all,
-    limit_counters,
-    owns_anything,
-    wipe_all,
-    wipe_own,
-)
+from sweep import die_first, drop_to, fresh_uids, kill_all, limit_counters, residue, wipe_all
 
 RESULT_MARK = "@@RLVR-RESULT@@"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -115,11 +106,17 @@ def _start_server(uid: int, out_w: int) -> tuple:
     a2j_r, a2j_w = os.pipe()
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "HOME": "/tmp",
            "TMPDIR": "/tmp", "RLVR_RPC_FDS": f"{j2a_r},{a2j_w}"}  # fmt: skip
+    confine = Filter()
+
+    def child() -> None:
+        die_first()  # while still root (see sweep.die_first)
+        drop_to(uid)
+        confine.install()
+
     proc = subprocess.Popen(
         [sys.executable, "-I", "-S", os.path.join(HERE, "answer_server.py"), "-", MODULE],
         env=env, stdin=subprocess.PIPE, stdout=out_w, stderr=out_w, pass_fds=(j2a_r, a2j_w),
-        start_new_session=True, user=uid, group=uid, extra_groups=[], umask=0o077, cwd="/tmp",
-        preexec_fn=Filter().install,
+        start_new_session=True, cwd="/tmp", preexec_fn=child,
     )  # fmt: skip
     os.close(j2a_r)
     os.close(a2j_w)
@@ -134,6 +131,17 @@ class Server:
         self.out_r, out_w = os.pipe()
         self.proc, self.rpc_fds = _start_server(uid, out_w)
         os.close(out_w)
+
+    def discard(self) -> None:
+        """Kill it before its turn and close its pipes."""
+        kill_all(uid=self.uid)
+        self.proc.wait()
+        if self.proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                self.proc.stdin.close()
+        for fd in (self.out_r, *self.rpc_fds):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     def send_program(self, program: str) -> None:
         assert self.proc.stdin is not None
@@ -163,6 +171,12 @@ class Judge:
 
     def send(self, index: int, fds: tuple[int, int]) -> None:
         socket.send_fds(self.sock, [str(index).encode()], list(fds))
+
+    def alive(self) -> bool:
+        try:
+            return os.waitpid(self.pid, os.WNOHANG)[0] == 0
+        except ChildProcessError:
+            return False
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -250,31 +264,49 @@ def run_one(job: dict, index: int, judge: Judge, server: Server) -> tuple[dict, 
 
 
 def run_group(job: dict) -> dict:
-    """Every answer of the group, one after another, each under its own uid."""
+    """Every answer of the group, one after another, each under its own uid.
+
+    After each answer everything but the judge and the next answer's (idle) server is killed
+    and every uid's leftovers are wiped; what is still there then (`residue`) is that answer's
+    doing, and so is an OOM kill or the pids limit during its turn (the next answer then gets a
+    fresh server: the killer may have taken the one started early). The group stops after an
+    answer that left state (its container is retired): the host runs the rest elsewhere."""
     if not str(job["job"]).isalnum():
         return {"error": f"job id {job['job']!r} must be alphanumeric", "clean": False}
-    clean = wipe_all()
     oom0, pids0 = limit_counters()
     judge_uid, *uids = fresh_uids(1 + len(job["answers"]))
     judge = Judge(job, judge_uid)
     results = []
     server = Server(uids[0]) if uids else None
     try:
-        for i, uid in enumerate(uids):
+        for i in range(len(uids)):
             assert server is not None
             current, server = server, (Server(uids[i + 1]) if i + 1 < len(uids) else None)
+            before = limit_counters()
             result, fit = run_one(job, i, judge, current)
+            keep = {judge.pid} | ({server.proc.pid} if server else set())
+            wipe_all(skip=keep)
+            left = residue(skip=keep)
+            after = limit_counters()
+            result.update(oom=after[0] > before[0], pids_max=after[1] > before[1],
+                          left_behind=left)  # fmt: skip
             results.append(result)
-            if not fit:  # a judge stuck on this answer's data is replaced for the next one
+            if left:
+                break
+            if result["oom"] and server is not None:  # the killer may have taken the next server
+                server.discard()
+                server = Server(fresh_uids(1)[0])
+            if not fit or not judge.alive():  # stuck on this answer's data, or killed
                 judge.close()
                 judge = Judge(job, judge_uid)
-            if owns_anything(uid):
-                clean = as_uid(uid, wipe_own, timeout=10.0) is None and clean
     finally:
         judge.close()
-    clean = wipe_all() and clean
+    wipe_all()
+    left = residue()
     oom1, pids1 = limit_counters()
-    return {"results": results, "clean": clean, "oom": oom1 > oom0, "pids_max": pids1 > pids0}
+    done = len(results) == len(uids) and not any(r["left_behind"] for r in results)
+    return {"results": results, "clean": done and not left, "oom": oom1 > oom0,
+            "pids_max": pids1 > pids0}  # fmt: skip
 
 
 def run_local(job: dict) -> dict:

@@ -8,6 +8,7 @@ which no other process holds.
     python3 -I /opt/rlvr/runner.py run     one command job (a test tool, a driver)
     python3 -I /opt/rlvr/runner.py check   a python-check group (HumanEval), see pycheck.py
     python3 -I /opt/rlvr/runner.py batch   several command jobs, one after another (run_batch)
+    python3 -I /opt/rlvr/runner.py limits  the container's OOM-kill and pids-limit counters
 
 Each job gets two uids nobody used before: the judge's (J) and the answer's (U). Depending on
 the job, the test command runs as:
@@ -23,7 +24,10 @@ Processes of another uid cannot be signalled, traced, or read through /proc; the
 and non-dumpable. Every process of U runs under a seccomp filter (confine.py) that keeps it from
 making itself dumpable again or reaching any process's memory through ptrace-like syscalls.
 When the command ends every non-root process is stopped in one kill(-1), then killed; only then
-are the pipes read to their end and the files wiped. Standard library only.
+are the pipes read to their end and the files wiped; whatever any uid left (files, IPC objects
+of any owner, named sockets, shared memory still charged) is removed or blamed on that job
+(`residue`). Every answer process is the OOM killer's first choice (`die_first`). Standard
+library only.
 """
 
 from __future__ import annotations
@@ -45,11 +49,14 @@ from confine import Filter
 from sweep import (
     SCRATCH_ROOT,
     as_uid,
+    die_first,
+    drop_to,
     freeze,
     fresh_uids,
     kill_all,
     limit_counters,
     non_root,
+    residue,
     wipe_all,
 )
 
@@ -267,12 +274,16 @@ def prepare(job: dict, judge: int, answer: int) -> tuple[Role, Role, str]:
 def spawn(argv: list[str], role: Role, job: dict, cwd: str, out: int | None, err: int | None,
           fds: tuple[int, ...] = (), extra_env: dict | None = None, stdin: int = subprocess.DEVNULL,
           confine: Filter | None = None) -> subprocess.Popen:  # fmt: skip
-    """Start `argv` as the role's uid; `confine`: the answer's seccomp filter (confine.py)."""
+    """Start `argv` as the role's uid; `confine`: the answer's seccomp filter (confine.py), and
+    the answer is the OOM killer's first choice."""
     env = role.env(job)
     env.update(extra_env or {})
 
-    def child() -> None:  # runs after the uid change (root may not enter their dirs)
-        os.chdir(cwd)
+    def child() -> None:
+        if confine is not None:
+            die_first()  # while still root: after the uid change /proc/self is not ours
+        drop_to(role.uid)
+        os.chdir(cwd)  # after the uid change: root may not enter their dirs
         if confine is not None:
             confine.install()
 
@@ -280,7 +291,7 @@ def spawn(argv: list[str], role: Role, job: dict, cwd: str, out: int | None, err
         argv, preexec_fn=child, env=env, stdin=stdin,
         stdout=out if out is not None else subprocess.PIPE,
         stderr=err if err is not None else subprocess.PIPE, pass_fds=fds,
-        start_new_session=True, user=role.uid, group=role.uid, extra_groups=[], umask=0o077,
+        start_new_session=True,
     )  # fmt: skip
 
 
@@ -415,8 +426,11 @@ def _comm(pid: int) -> str:
 
 
 def run(job: dict) -> dict:
-    """One command job: lay out, (build,) test, sweep, wipe. See the module docstring."""
-    pre_clean = wipe_all()
+    """One command job: lay out, (build,) test, sweep, wipe. See the module docstring.
+
+    After the wipe, whatever is still in the container (`residue`) is this job's doing: it is
+    listed in `left_behind` and the job is not clean, so the host blames it and retires the
+    container before any other job meets it."""
     oom0, pids0 = limit_counters()
     judge, answer = fresh_uids(2)
     out_cap = int(job["output_limit"])
@@ -434,14 +448,27 @@ def run(job: dict) -> dict:
     except OSError as e:
         return {"error": f"cannot start the job: {e}", "clean": False}
     result["duration_s"] = round(time.monotonic() - start, 4)
-    clean = wipe_all((judge, answer))
+    wipe_all((judge, answer))
+    left = residue()
     oom1, pids1 = limit_counters()
-    result.update(oom=oom1 > oom0, pids_max=pids1 > pids0, clean=clean and pre_clean, mode=mode)
+    result.update(oom=oom1 > oom0, pids_max=pids1 > pids0, clean=not left, left_behind=left,
+                  mode=mode)  # fmt: skip
     return result
 
 
+def stale() -> dict | None:
+    """The error result when the container is not clean before an exec's first job (never the
+    case after a clean job: then the host replaces the container and blames no answer)."""
+    wipe_all()
+    left = residue()
+    if not left:
+        return None
+    return {"error": f"the container held state before this job: {'; '.join(left)}"[:2000],
+            "clean": False, "stale": True}  # fmt: skip
+
+
 MAX_BATCH = 256
-SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering")
+SUSPECT = ("timed_out", "oom", "pids_max", "output_overflow", "lingering", "left_behind")
 
 
 def suspect(result: dict) -> bool:
@@ -476,6 +503,14 @@ def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
         job = json.loads(sys.stdin.buffer.read())
+        if mode == "limits":  # the host asks after an exec that brought back no result
+            oom, pids = limit_counters()
+            emit({"oom_kills": oom, "pids_max": pids})
+            return 0
+        before = stale()
+        if before is not None:
+            emit(before)
+            return 0
         if mode == "run":
             emit(run(job))
         elif mode == "check":
@@ -485,7 +520,9 @@ def main() -> int:
         elif mode == "batch":
             emit(run_batch(job))
         else:
-            emit({"error": f"unknown mode {mode!r}; use run, check or batch", "clean": False})
+            emit(
+                {"error": f"unknown mode {mode!r}; use run, check, batch or limits", "clean": False}
+            )
             return 2
     except Exception as e:  # a runner bug must surface as such, never as the answer's fault
         import traceback

@@ -7,7 +7,14 @@ what a job may leave behind: `freeze` stops all of them in one `kill(-1, SIGSTOP
 the test command ends, `kill_all` kills them until none is left. Files are removed by a forked
 helper that takes the owner's uid (`as_uid`), because root here may not enter another uid's
 0700 directories; the removal walks with directory fds and an explicit stack, so a tree of any
-depth (or longer than PATH_MAX) goes without recursion. Standard library only.
+depth (or longer than PATH_MAX) goes without recursion.
+
+SysV IPC objects are removed whoever owns them: an owner may hand an object to another uid,
+root included (`IPC_SET`), but never change its creator, and `IPC_RMID` is allowed to the owner
+or the creator. So root removes what root owns or created, and a helper as each object's creator
+removes the rest. After the wipe, `residue` lists what is still there (files, IPC objects, unix
+sockets, processes, shared memory still charged to the container): a job that leaves any of it
+is blamed and its container retired. Standard library only.
 """
 
 from __future__ import annotations
@@ -27,6 +34,11 @@ SHARED_DIRS = ("/dev/shm", "/dev/mqueue")
 UID_BASE = 100_000
 UID_SPAN = 1 << 30
 IPC_RMID = 0
+IPC_KINDS = {"shm": "shmid", "msg": "msqid", "sem": "semid"}
+# Shared memory (tmpfs files, SysV segments) still charged to the container after a wipe. Idle,
+# with the runner installed, the container holds about 0.1 MiB; past this floor the wipe missed
+# something and the container is retired.
+SHMEM_FLOOR = 4 << 20
 WIPE_BUDGET = 500_000
 WIPE_SECONDS = 4.0  # past this the container is replaced rather than wiped
 
@@ -35,6 +47,19 @@ def fresh_uids(n: int) -> list[int]:
     """`n` consecutive unused uids (the judge's first, then one per answer)."""
     base = UID_BASE + secrets.randbelow(UID_SPAN)
     return [base + i for i in range(n)]
+
+
+ANSWER_OOM_ADJ = 1000
+
+
+def die_first() -> None:
+    """Make this process (an answer's, before its uid change) the OOM killer's first choice.
+
+    Raising needs no capability; lowering it again below the runner's value would need
+    CAP_SYS_RESOURCE, which no process here has, but a dumpable answer may lower it back to the
+    runner's own value (0). The host then still blames the job that saw the OOM event."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
+        fh.write(str(ANSWER_OOM_ADJ))
 
 
 def drop_to(uid: int) -> None:
@@ -278,46 +303,49 @@ def wipe_own() -> None:
     wipe_ipc(me)
 
 
+def _ipc_rows() -> list[tuple[str, int, int, int]]:
+    """Every SysV IPC object in the container: (kind, id, owner uid, creator uid)."""
+    out = []
+    for kind, id_name in IPC_KINDS.items():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            with open(f"/proc/sysvipc/{kind}") as fh:
+                header, *rows = [line.split() for line in fh if line.strip()]
+            at = [header.index(c) for c in (id_name, "uid", "cuid")]
+            out.extend((kind, *(int(row[i]) for i in at)) for row in rows)  # type: ignore[misc]
+    return out
+
+
 def _owners() -> set[int]:
-    """Uids (not root) that own anything in the scratch dirs or SysV IPC."""
+    """Uids (not root) that own a file in the scratch dirs, or own or created an IPC object."""
     uids = set()
     for root in (SCRATCH_ROOT, *SHARED_DIRS):
         with contextlib.suppress(OSError):
             for name in os.listdir(root):
                 with contextlib.suppress(OSError):
                     uids.add(os.lstat(os.path.join(root, name)).st_uid)
-    for kind in ("shm", "msg", "sem"):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            with open(f"/proc/sysvipc/{kind}") as fh:
-                header, *rows = [line.split() for line in fh if line.strip()]
-            col = header.index("uid")
-            uids.update(int(row[col]) for row in rows)
+    for _kind, _id, uid, cuid in _ipc_rows():
+        uids.update((uid, cuid))
     uids.discard(0)
     return uids
 
 
 def wipe_ipc(uid: int) -> None:
+    """Remove the SysV IPC objects `uid` (the caller's uid) owns or created."""
     libc = ctypes.CDLL(None, use_errno=True)
     calls = {"shm": libc.shmctl, "msg": libc.msgctl, "sem": libc.semctl}
-    for kind, ctl in calls.items():
-        try:
-            with open(f"/proc/sysvipc/{kind}") as fh:
-                header, *rows = [line.split() for line in fh if line.strip()]
-        except (OSError, ValueError):
+    for kind, ident, owner, creator in _ipc_rows():
+        if uid not in (owner, creator):
             continue
-        id_col = header.index({"shm": "shmid", "msg": "msqid", "sem": "semid"}[kind])
-        for row in rows:
-            if int(row[header.index("uid")]) != uid:
-                continue
-            args = (int(row[id_col]), 0, IPC_RMID) if kind == "sem" else (
-                int(row[id_col]), IPC_RMID, None)  # fmt: skip
-            ctl(*args)
+        ctl = calls[kind]
+        ctl(ident, 0, IPC_RMID) if kind == "sem" else ctl(ident, IPC_RMID, None)
 
 
-def wipe_all(extra: list[int] | tuple[int, ...] = ()) -> bool:
-    """Kill every non-root process, then wipe as each uid that owns something (`extra`: uids
-    the caller knows of, wiped only when they own something too); True when all is empty."""
-    kill_all()
+def wipe_all(extra: list[int] | tuple[int, ...] = (), skip: set[int] | None = None) -> bool:
+    """Kill every non-root process (but `skip`), then remove what any uid left: root's own IPC
+    objects here, each other owner's files and IPC objects as that uid (`extra`: uids the caller
+    knows of, wiped only when they own something too); True when all is empty."""
+    kill_all(skip)
+    wipe_ipc(0)  # objects handed to root, or created by it
     for _ in range(3):
         owners = _owners()
         if not owners:
@@ -325,6 +353,42 @@ def wipe_all(extra: list[int] | tuple[int, ...] = ()) -> bool:
         for uid in sorted(owners):
             as_uid(uid, wipe_own, timeout=10.0)
     return not _owners() and all(_empty(d) for d in (SCRATCH_ROOT, *SHARED_DIRS))
+
+
+def residue(skip: set[int] | None = None) -> list[str]:
+    """What is still in the container after a wipe, in words ([] when nothing is).
+
+    Processes of any uid but root (and but `skip`), entries in the writable dirs, SysV IPC
+    objects of any owner, unix sockets with a name (bound to a path or abstract), and shared
+    memory still charged to the container's memory cgroup above `SHMEM_FLOOR`."""
+    left = []
+    procs = non_root(skip)
+    if procs:
+        left.append(f"{len(procs)} processes of uids {sorted(set(procs.values()))[:5]}")
+    for d in (SCRATCH_ROOT, *SHARED_DIRS):
+        with contextlib.suppress(OSError):
+            names = os.listdir(d)
+            if names:
+                left.append(f"{len(names)} entries in {d} ({', '.join(sorted(names)[:3])})")
+    for kind, ident, uid, cuid in _ipc_rows()[:5]:
+        left.append(f"SysV {kind} {ident} (owner uid {uid}, creator uid {cuid})")
+    sockets = named_unix_sockets()
+    if sockets:
+        left.append(f"{len(sockets)} named unix sockets ({', '.join(sockets[:3])})")
+    shmem = memory_stat().get("shmem", 0)
+    if shmem > SHMEM_FLOOR:
+        left.append(f"{shmem / (1 << 20):.1f} MiB of shared memory still charged to the container")
+    return left
+
+
+def named_unix_sockets() -> list[str]:
+    """Paths (`@name` when abstract) of the unix sockets in the container's network namespace."""
+    try:
+        with open("/proc/net/unix") as fh:
+            rows = [line.split() for line in fh.read().splitlines()[1:]]
+    except OSError:
+        return []
+    return [row[7] for row in rows if len(row) > 7]
 
 
 def _empty(path: str) -> bool:
@@ -348,7 +412,25 @@ def cgroup_counter(path: str, key: str) -> int:
     return 0
 
 
+CGROUP_V2 = "/sys/fs/cgroup/memory.stat"
+CGROUP_V1 = "/sys/fs/cgroup/memory/memory.stat"
+
+
+def memory_stat() -> dict[str, int]:
+    """The container's memory cgroup counters in bytes, under common names (cgroup v1 or v2):
+    `shmem` (tmpfs files and SysV segments), `anon` and `file`."""
+    v2 = os.path.exists(CGROUP_V2)
+    names = {"shmem": "shmem", "anon": "anon", "file": "file"} if v2 else {
+        "shmem": "total_shmem", "anon": "total_rss", "file": "total_cache"}  # fmt: skip
+    path = CGROUP_V2 if v2 else CGROUP_V1
+    return {k: cgroup_counter(path, v) for k, v in names.items()}
+
+
 def limit_counters() -> tuple[int, int]:
+    """(OOM kills, times the pids limit was hit) so far in this container (cgroup v1 or v2)."""
+    if os.path.exists("/sys/fs/cgroup/memory.events"):
+        oom = cgroup_counter("/sys/fs/cgroup/memory.events", "oom_kill")
+        return oom, cgroup_counter("/sys/fs/cgroup/pids.events", "max")
     oom = cgroup_counter("/sys/fs/cgroup/memory/memory.oom_control", "oom_kill")
     pids = cgroup_counter("/sys/fs/cgroup/pids/pids.events", "max")
     return oom, pids

@@ -1,8 +1,10 @@
 """Turn one driver run into a verdict: who is at fault first, then the cases.
 
 Order of the rules: no runner result or a runner error -> that answer alone (rejected, or
-`grader_error` when the runner says it broke); no `@@RLVR-READY` line -> `grader_error` (the
-harness failed before any answer code existed); a limit hit (time, memory, output) or
+`grader_error` when the runner says it broke; no result after an OOM kill in its job is its
+memory failure); state the wipe after the job could not remove -> reject (never the next
+job's); no `@@RLVR-READY` line -> `grader_error` (the harness failed before any answer code
+existed); a limit hit (time, memory, output) or
 processes outliving the driver -> reject, with whatever cases did report; a forged or malformed
 result line -> reject; no case reported and a failing exit -> reject as "did not compile or
 load" with the toolchain's message; otherwise the judge's per-case outcomes decide:
@@ -16,6 +18,7 @@ from typing import Any
 
 from rlvr.functions.judge import CaseOutcome, judge_cases, read_driver_output
 from rlvr.functions.task import FunctionTask
+from rlvr.graders.code.verdict import left_behind_verdict, runner_oom_verdict
 from rlvr.types import FailureCause, TestOutcome, Verdict
 
 OUTPUT_CHARS = 2000
@@ -75,6 +78,8 @@ def function_verdict(task: FunctionTask, out: Any, reward: str) -> Verdict:
         return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True},
                               cause="timeout")  # fmt: skip
     r = out.result
+    if r is None and getattr(out, "oom", False):
+        return runner_oom_verdict(out)
     if r is None:
         return Verdict.reject(
             "no result from the sandbox runner (the answer killed or disturbed it)",
@@ -83,6 +88,8 @@ def function_verdict(task: FunctionTask, out: Any, reward: str) -> Verdict:
         )
     if "error" in r:
         return Verdict.error("grader_error", f"sandbox runner: {str(r['error'])[:300]}")
+    if r.get("left_behind"):
+        return left_behind_verdict(r, {"exit_code": r.get("exit_code")})
     n = len(task.cases)
     report = read_driver_output(str(r.get("stdout", "")), n)
     outcomes = judge_cases(task, report)

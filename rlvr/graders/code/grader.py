@@ -238,26 +238,35 @@ class CodeGrader:
 
         def run_chunk(idx: list[int]) -> None:
             try:
-                chunk(idx)
+                got = self._check_answers(pool, task, test, [programs[i] for i in idx])
             except RlvrError:
                 raise
             except Exception as e:  # a grader bug masks these answers only, never the run
-                for i in idx:
-                    verdicts[i] = Verdict.error("grader_error", f"grading failed: {e}")
-
-        def chunk(idx: list[int]) -> None:
-            got = self._check_chunk(pool, task, test, [programs[i] for i in idx])
-            if got is None and len(idx) > 1:  # the runner died: rerun one by one to find who
-                got = []
-                for i in idx:
-                    got.extend(self._check_chunk(pool, task, test, [programs[i]]) or [KILLED])
-            got = got or [KILLED]
+                got = [Verdict.error("grader_error", f"grading failed: {e}") for _ in idx]
             for i, v in zip(idx, got, strict=True):
                 verdicts[i] = v
 
         with ThreadPoolExecutor(max_workers=max(1, min(len(chunks), pool.size))) as ex:
             list(ex.map(run_chunk, chunks))
         return [v for v in verdicts if v is not None]
+
+    def _check_answers(
+        self, pool: Any, task: Task, test: str, programs: list[str]
+    ) -> list[Verdict]:
+        """One verdict per program: as few groups as the runner allows (it stops a group after
+        an answer that left state; the rest go on), then one by one when a runner died."""
+        verdicts: list[Verdict] = []
+        while len(verdicts) < len(programs):
+            got = self._check_chunk(pool, task, test, programs[len(verdicts) :])
+            if not got:
+                break
+            verdicts.extend(got)
+        pending = programs[len(verdicts) :]
+        if len(pending) == 1:  # it alone brought back nothing usable
+            return [*verdicts, KILLED]
+        for program in pending:  # the runner died: rerun one by one to find who
+            verdicts.extend((self._check_chunk(pool, task, test, [program]) or [KILLED])[:1])
+        return verdicts
 
     def _check_chunk(
         self, pool: Any, task: Task, test: str, programs: list[str]

@@ -44,6 +44,29 @@ def infra_verdict(detail: str) -> Verdict:
     return Verdict.error("infra_error", f"sandbox failed twice (masked): {detail[:300]}")
 
 
+RUNNER_OOM = (
+    "memory limit exceeded: the out-of-memory killer ended the sandbox's runner during this "
+    "answer's job, so the answer filled the memory"
+)
+
+
+def runner_oom_verdict(out: Any) -> Verdict:
+    """No result, after an OOM kill during the job (`ExecOutcome.oom`): the answer's failure."""
+    return Verdict.reject(RUNNER_OOM, cause="memory_limit",
+                          details={"oom": True, "runner_killed": True,
+                                   "stderr": str(out.stderr)[-OUTPUT_CHARS:]})  # fmt: skip
+
+
+def left_behind_verdict(r: dict[str, Any], details: dict[str, Any]) -> Verdict:
+    """The wipe after this job found state it could not remove: the job's doing (scored 0), so
+    no later job is blamed for it; its container is retired."""
+    left = [str(x) for x in r.get("left_behind") or []]
+    details["left_behind"] = left
+    what = "; ".join(left)[:300]
+    return Verdict.reject(f"left state in the sandbox that its wipe could not remove ({what})",
+                          details=details, cause="memory_limit")  # fmt: skip
+
+
 LIMIT_REASONS: dict[FailureCause, str] = {
     "memory_limit": "memory limit exceeded",
     "timeout": "timeout",
@@ -166,19 +189,33 @@ def score_outcomes(
                          cause="tests_failed")  # fmt: skip
 
 
+def _without_report(out: Any) -> Verdict | None:
+    """The verdict of a run whose report does not matter (no result, a runner error, state left
+    behind, the host's watchdog), else None."""
+    if out.watchdog:
+        return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True},
+                              cause="timeout")  # fmt: skip
+    r = out.result
+    if r is None and getattr(out, "oom", False):
+        return runner_oom_verdict(out)
+    if r is None:  # no answer can reach the runner: the sandbox failed, mask it
+        return infra_verdict(f"no valid result from the sandbox runner: {out.stderr[:200]}")
+    if "error" in r:
+        return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
+    if r.get("left_behind"):
+        return left_behind_verdict(r, _run_details(r))
+    return None
+
+
 def command_verdict(
     out: Any, adapter: ReportAdapter, nonce: str, expected: int, names: list[str] | None,
     reward: str, spec: SandboxSpec, public: set[str] | None = None,
 ) -> Verdict:  # fmt: skip
     """Verdict for one `run` job (out: rlvr.sandbox.docker.ExecOutcome)."""
-    if out.watchdog:
-        return Verdict.reject("timeout", details={"timed_out": True, "watchdog": True},
-                              cause="timeout")  # fmt: skip
+    early = _without_report(out)
+    if early is not None:
+        return early
     r = out.result
-    if r is None:  # no answer can reach the runner: the sandbox failed, mask it
-        return infra_verdict(f"no valid result from the sandbox runner: {out.stderr[:200]}")
-    if "error" in r:
-        return Verdict.error("grader_error", f"sandbox runner: {r['error']}")
     details = _run_details(r)
     limit = _limit_hit(r)
     reason = LIMIT_REASONS[limit] if limit else None
@@ -216,23 +253,31 @@ def command_verdict(
 
 
 def pycheck_verdicts(out: Any, n: int, reward: str) -> list[Verdict] | None:
-    """Verdicts for one python-check chunk; None when the runner returned nothing usable."""
+    """Verdicts for one python-check chunk, one per answer that ran (the runner stops after an
+    answer that leaves the container in doubt; the caller runs the rest elsewhere); None when
+    the runner returned nothing usable."""
     r = out.result
     if r is not None and "error" in r:
         return [Verdict.error("grader_error", f"sandbox runner: {r['error']}") for _ in range(n)]
-    if out.watchdog or r is None or len(r.get("results", [])) != n:
+    if r is None and getattr(out, "oom", False) and n == 1:
+        return [runner_oom_verdict(out)]
+    if out.watchdog or r is None or not 0 < len(r.get("results", [])) <= n:
         return None
     verdicts = []
     for res in r["results"]:
         details = {"duration_s": res.get("duration_s"), "timed_out": bool(res.get("timed_out")),
-                   "output": str(res.get("output", ""))[:OUTPUT_CHARS]}  # fmt: skip
+                   "output": str(res.get("output", ""))[:OUTPUT_CHARS],
+                   "oom": bool(res.get("oom")),
+                   "pids_limit_hit": bool(res.get("pids_max"))}  # fmt: skip
         outcome = TestOutcome(name="check", outcome=res.get("outcome", "failed"),
                               message=str(res.get("message", ""))[:MESSAGE_CHARS])  # fmt: skip
-        if res.get("timed_out"):
+        if res.get("left_behind"):
+            verdicts.append(left_behind_verdict(res, details))
+        elif res.get("timed_out"):
             verdicts.append(Verdict.reject("timeout", details=details, cause="timeout"))
-            continue
-        verdicts.append(score_outcomes([outcome], 1, None, reward, details))
-    if r.get("oom"):
-        for v in verdicts:
-            v.details["oom_in_group"] = True
+        elif res.get("oom"):
+            verdicts.append(Verdict.reject(LIMIT_REASONS["memory_limit"], details=details,
+                                           tests=[outcome], cause="memory_limit"))  # fmt: skip
+        else:
+            verdicts.append(score_outcomes([outcome], 1, None, reward, details))
     return verdicts
