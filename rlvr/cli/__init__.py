@@ -17,6 +17,7 @@ from rlvr.cli import (
     evaluate,
     frontier,
     grade,
+    models,
     report,
     rollout,
     sandbox,
@@ -43,6 +44,7 @@ app.command("rollout")(rollout.rollout)
 app.command("frontier")(frontier.frontier)
 app.command("sft")(sft.sft)
 app.command("eval")(evaluate.evaluate)
+app.command("models")(models.models)
 
 
 def main(argv: list[str] | None = None) -> None:

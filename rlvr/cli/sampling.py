@@ -20,7 +20,8 @@ from rich.progress import (
 )
 
 from rlvr.cli.common import stderr
-from rlvr.models import default_threads, make_policy
+from rlvr.cli.models import convert_with_bar
+from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
 from rlvr.tiny_code import code_sft_recipe, tiny_code_sft_dir
@@ -71,7 +72,13 @@ WorkersOpt = Annotated[int, typer.Option("--grade-workers", min=1, help="Groups 
 
 def warm_start(model: str) -> None:
     """Build tiny-sft / tiny-columns-sft / tiny-code-sft (minutes, once) with a progress bar
-    over its SFT steps; any other spec needs no building."""
+    over its SFT steps, or convert a GGUF model (smollm2-135m, a .gguf file) once with a bar;
+    any other spec needs no building."""
+    if not model.startswith(("http://", "https://", "replay:")):
+        source = gguf_source(model)
+        if source is not None:
+            convert_with_bar(*source)
+            return
     builders = {
         "tiny-sft": (tiny_sft_dir, sft_recipe),
         "tiny-columns-sft": (tiny_columns_sft_dir, columns_sft_recipe),
