@@ -16,6 +16,7 @@ from typing import Any
 from rlvr.audit.flags.hacks import HackAudit
 from rlvr.audit.flags.languages import grader_language, split_audit_language
 from rlvr.audit.flags.policy import HackPolicy, split_hack_options
+from rlvr.episodes.session import EpisodeSpec
 from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.graders.base import Grader, is_deterministic, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
@@ -41,6 +42,9 @@ class Environment:
     split: SplitSpec = field(default_factory=SplitSpec)
     audit: HackAudit | None = None
     """How answers are audited: their language, and the hack policy applied when grading."""
+    episode: EpisodeSpec | None = None
+    """Multi-turn when set: the turn budget, tools and session of each episode. Without it the
+    environment is the one-turn case (one answer, graded)."""
     _tasks: list[Task] | None = field(default=None, repr=False)
     _by_id: dict[str, Task] | None = field(default=None, repr=False)
 
@@ -82,6 +86,10 @@ class Environment:
                 f"use one of its {len(self._by_id)} ids, e.g. {next(iter(self._by_id), '-')!r}",
             ) from None
 
+    @property
+    def multi_turn(self) -> bool:
+        return self.episode is not None
+
     def format_prompt(self, task: Task) -> str:
         """The user message for a task: the manifest template filled with the task's fields."""
         fields = task.model_dump()
@@ -91,10 +99,14 @@ class Environment:
         return self.prompt_template.format_map(_Missing(fields))
 
     def messages(self, task: Task) -> list[dict[str, str]]:
-        """Chat messages (system prompt when set, then the user prompt)."""
+        """Chat messages (system prompt when set, then the user prompt); a multi-turn
+        environment's system prompt also names its tools and the call format."""
         msgs = []
-        if self.system_prompt:
-            msgs.append({"role": "system", "content": self.system_prompt})
+        system = self.system_prompt
+        if self.episode is not None:
+            system = "\n\n".join(p for p in (system, self.episode.system_note()) if p)
+        if system:
+            msgs.append({"role": "system", "content": system})
         msgs.append({"role": "user", "content": self.format_prompt(task)})
         return msgs
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -63,6 +63,22 @@ class GraderSpec(_Strict):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class EpisodeTable(_Strict):
+    """`[episode]`: the environment runs as multi-turn episodes (rlvr.episodes)."""
+
+    max_turns: int = Field(ge=1, le=256, description="Model turns an episode may take.")
+    tools: list[str] = Field(description="Offered tools, e.g. ['run_public_tests', 'submit'].")
+    session: str = Field(
+        description="'repair' (function tasks) or "
+        "'package.module:function' returning a session for (env, task)."
+    )
+    submit_tool: str | None = Field(default="submit", description="The tool that ends it.")
+    observation_chars: int = Field(default=4000, ge=200, le=200_000)
+    on_no_call: Literal["end", "remind"] = Field(
+        default="end", description="A turn without a tool call: end the episode, or remind."
+    )
+
+
 class RequiresSpec(_Strict):
     """Optional packages the environment needs (its task data or grader come from them)."""
 
@@ -99,6 +115,9 @@ class Manifest(_Strict):
     grader: GraderSpec
     sandbox: dict[str, Any] | None = Field(
         default=None, description="Sandbox spec for code environments (image, test command...)."
+    )
+    episode: EpisodeTable | None = Field(
+        default=None, description="Multi-turn: turn budget, tools and session of an episode."
     )
     requires: RequiresSpec | None = Field(
         default=None, description="Optional packages it needs and the extra that installs them."

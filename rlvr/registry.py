@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from rlvr.discovery import ENTRY_POINT_GROUP, EnvSource, discover
 from rlvr.env import Environment, grader_from_options
+from rlvr.episodes.session import EpisodeSpec
 from rlvr.errors import EnvNotFoundError, ManifestError, RlvrError, format_validation_error
 from rlvr.manifest import MANIFEST_NAME, Manifest, read_manifest
 from rlvr.types import Task
@@ -140,9 +141,33 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         sandbox=manifest.sandbox,
         split=manifest.split,
         audit=audit,
+        episode=_episode_spec(manifest, folder),
     )
     env.describe = _describer(manifest, folder)
     return env
+
+
+SESSIONS = {"repair": "rlvr.episodes.repair:open_repair"}
+
+
+def _episode_spec(manifest: Manifest, folder: Path) -> EpisodeSpec | None:
+    """The manifest's `[episode]` table as an EpisodeSpec (None: a single-turn environment)."""
+    table = manifest.episode
+    if table is None:
+        return None
+    where = str(folder / MANIFEST_NAME)
+    opener = _import_object(SESSIONS.get(table.session, table.session), where)
+    try:
+        return EpisodeSpec(
+            max_turns=table.max_turns,
+            tools=table.tools,
+            open_session=opener,
+            submit_tool=table.submit_tool,
+            observation_chars=table.observation_chars,
+            on_no_call=table.on_no_call,
+        )
+    except ValueError as e:
+        raise ManifestError(f"{where}: [episode]: {e}", "fix the [episode] table") from None
 
 
 def _describer(manifest: Manifest, folder: Path) -> Callable[[], dict[str, Any]] | None:

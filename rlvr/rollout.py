@@ -29,7 +29,7 @@ from rlvr.env import Environment
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.stats import scored_group_stats
 from rlvr.store import GroupStore
-from rlvr.types import Sample, ScoredGroup, Task
+from rlvr.types import Sample, ScoredGroup, Task, Verdict
 
 
 def _estimator(name: str | None) -> str | None:
@@ -102,11 +102,24 @@ class PipelineTimes:
 
 
 def score_group(
-    env: Environment, task: Task, samples: Sequence[Sample], config: RolloutConfig
+    env: Environment,
+    task: Task,
+    samples: Sequence[Sample],
+    config: RolloutConfig,
+    judged: Sequence[Verdict | None] | None = None,
 ) -> ScoredGroup:
-    """Grade one task's samples into a ScoredGroup with advantages and statistics."""
+    """Grade one task's samples into a ScoredGroup with advantages and statistics.
+
+    `judged`: verdicts a post-episode judge already gave (None where it gave none); the rest
+    are graded here, and every verdict gets the environment's hack flags alike."""
     start = time.perf_counter()
-    verdicts = env.grade(task, [s.text for s in samples])
+    if judged is not None and all(v is not None for v in judged):
+        answers = [s.text for s in samples]
+        verdicts = [v for v in judged if v is not None]
+        if env.audit is not None:
+            verdicts = env.audit.apply(task, answers, verdicts)
+    else:
+        verdicts = env.grade(task, [s.text for s in samples])
     elapsed = time.perf_counter() - start
     group = ScoredGroup(
         env=env.name, task_id=task.id, samples=list(samples), verdicts=verdicts, step=config.step
@@ -126,6 +139,24 @@ def sampling_for_batch(config: RolloutConfig, batch: int) -> SamplingConfig:
     return config.sampling.model_copy(update={"seed": config.sampling.seed + batch})
 
 
+def sample_batch(
+    env: Environment, policy: Policy, batch: list[Task], config: RolloutConfig, b: int
+) -> tuple[list[list[Sample]], list[list[Verdict | None] | None]]:
+    """G samples per task: one policy call, or for a multi-turn environment G episodes per
+    task (with the verdicts of any post-episode judge)."""
+    sampling = sampling_for_batch(config, b)
+    if env.episode is None:
+        ids = [t.id for t in batch]
+        groups = policy.sample([env.messages(t) for t in batch], config.g, sampling, task_ids=ids)
+        return groups, [None] * len(batch)
+    from rlvr.episodes.run import run_episodes
+
+    results, _ = run_episodes(env, policy, batch, config.g, sampling)
+    samples = [[r.sample for r in group] for group in results]
+    judged: list[list[Verdict | None] | None] = [[r.verdict for r in group] for group in results]
+    return samples, judged
+
+
 def run_pipeline(
     env: Environment,
     policy: Policy,
@@ -143,8 +174,8 @@ def run_pipeline(
     limit = config.max_backlog * config.batch_tasks
     wall = time.perf_counter()
 
-    def grade(task: Task, samples: list[Sample]) -> None:
-        group = score_group(env, task, samples, config)
+    def grade(task: Task, samples: list[Sample], judged: list[Verdict | None] | None) -> None:
+        group = score_group(env, task, samples, config, judged)
         with lock:
             times.grade_s += group.stats.extra["grade_s"] if group.stats else 0.0
             on_group(group)
@@ -165,14 +196,12 @@ def run_pipeline(
                 settle(limit)
                 batch = list(tasks[start : start + config.batch_tasks])
                 t0 = time.perf_counter()
-                groups = policy.sample(
-                    [env.messages(t) for t in batch],
-                    config.g,
-                    sampling_for_batch(config, b),
-                    task_ids=[t.id for t in batch],
-                )
+                groups, judged = sample_batch(env, policy, batch, config, b)
                 times.generate_s += time.perf_counter() - t0
-                pending.extend(pool.submit(grade, t, s) for t, s in zip(batch, groups, strict=True))
+                pending.extend(
+                    pool.submit(grade, t, s, j)
+                    for t, s, j in zip(batch, groups, judged, strict=True)
+                )
                 if on_backlog is not None:
                     on_backlog(sum(not f.done() for f in pending))
             settle(0)

@@ -1,4 +1,5 @@
-"""The nouns that travel between stages: Task, Sample, Verdict, ScoredGroup.
+"""The nouns that travel between stages: Task, Sample, Verdict, ScoredGroup, and the episode
+nouns a multi-turn Sample carries (ToolCall, Observation, Turn, Episode).
 
 They are pydantic models so that every store line and every CLI line round-trips through JSON
 with validation. A non-`scored` verdict never carries a reward: infrastructure failures are
@@ -55,8 +56,57 @@ class Task(_Model):
     meta: dict[str, Any] = Field(default_factory=dict, description="Free-form, for humans.")
 
 
+class ToolCall(_Model):
+    """A tool call the model made: the tool's name and its JSON arguments."""
+
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
+class Observation(_Model):
+    """What the environment answered to one tool call (or to a malformed one)."""
+
+    tool: str | None = Field(default=None, description="The tool called; None for a bad call.")
+    content: str
+    error: bool = Field(default=False, description="The call was malformed or the tool failed.")
+
+
+class Turn(_Model):
+    """One model turn of an episode and the environment's answer to it."""
+
+    text: str = Field(description="What the model wrote in this turn.")
+    calls: list[ToolCall] = Field(default_factory=list)
+    observations: list[Observation] = Field(default_factory=list)
+    model_tokens: int | None = Field(default=None, description="Tokens the model generated.")
+    env_tokens: int | None = Field(
+        default=None, description="Tokens of the environment's answer (masked out of the loss)."
+    )
+    cut: bool = Field(default=False, description="The token limit ended the turn.")
+
+
+EpisodeEnd = Literal["submit", "no_call", "budget", "context"]
+
+
+class Episode(_Model):
+    """A multi-turn rollout of one task: the turns, and why it ended."""
+
+    turns: list[Turn] = Field(default_factory=list)
+    end: EpisodeEnd = "no_call"
+    answer: str = Field(default="", description="What the final judge graded (e.g. the code).")
+
+    @property
+    def tool_errors(self) -> int:
+        return sum(o.error for t in self.turns for o in t.observations)
+
+
 class Sample(_Model):
-    """One completion of the policy for a task."""
+    """One completion of the policy for a task; for a multi-turn environment, one episode.
+
+    An episode's `token_ids` hold every token after the prompt, the model's and the
+    environment's in order; `token_mask` is 1 on the model's own tokens and 0 on the
+    environment's, so a learner trains only on what the model chose. `text` is what the final
+    judge graded (the episode's answer), so stores, graders and audits read it unchanged.
+    """
 
     task_id: str
     index: int = Field(ge=0, description="Position in the group, 0..G-1.")
@@ -67,6 +117,22 @@ class Sample(_Model):
     )
     prompt_token_ids: list[int] | None = None
     finish_reason: FinishReason | None = None
+    token_mask: list[int] | None = Field(
+        default=None, description="Per token of token_ids: 1 the model's, 0 the environment's."
+    )
+    episode: Episode | None = Field(default=None, description="The turns of a multi-turn rollout.")
+
+    @model_validator(mode="after")
+    def _mask_matches_tokens(self) -> Sample:
+        if self.token_mask is not None and (
+            self.token_ids is None or len(self.token_mask) != len(self.token_ids)
+        ):
+            n = None if self.token_ids is None else len(self.token_ids)
+            raise ValueError(
+                f"token_mask has {len(self.token_mask)} entries but token_ids has {n}; give one "
+                "mask entry (1 model, 0 environment) per token"
+            )
+        return self
 
     @model_validator(mode="after")
     def _logprobs_match_tokens(self) -> Sample:

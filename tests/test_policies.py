@@ -280,5 +280,5 @@ def test_replay_groups_lines_by_task(tmp_path) -> None:
 def test_replay_rejects_a_bad_line_with_its_number(tmp_path) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text('{"task_id": "t", "completion": "x"}\n{"task_id": 3}\n')
-    with pytest.raises(PolicyError, match=r"bad\.jsonl:2: needs string fields"):
+    with pytest.raises(PolicyError, match=r"bad\.jsonl:2: needs a string 'task_id'"):
         ReplayPolicy(path)

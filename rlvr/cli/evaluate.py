@@ -154,5 +154,11 @@ def evaluate(
     for key, labels in summary.breakdown.items():
         for label, est in labels.items():
             table.add_row(f"pass@1 {key}={label}", _fmt(est.model_dump()), str(est.n_tasks))
+    if summary.episodes is not None:
+        ep = summary.episodes
+        for turns, est in ep["pass@1_by_turns"].items():
+            table.add_row(f"pass@1 within {turns} turn(s)", _fmt(est), str(est["n_tasks"]))
+        table.add_row("mean turns", f"{ep['turns_mean']:.2f}", str(summary.n_tasks))
+        table.add_row("tool-call error rate", f"{ep['tool_error_rate']:.3f}", str(summary.n_tasks))
     stderr.print(table)
     stderr.print(f"masked samples: {summary.masked}; report: {Path(out) / 'report.html'}")

@@ -24,6 +24,13 @@ class TaskResult(BaseModel):
     mean_reward: float | None
     pass_at: dict[str, float | None] = Field(description='{"pass@1": ..., "pass@8": ...}')
     meta: dict[str, Any] = Field(default_factory=dict)
+    turns_mean: float | None = Field(default=None, description="Episodes: mean model turns.")
+    tool_calls: int = Field(default=0, description="Episodes: tool calls, malformed included.")
+    tool_errors: int = Field(default=0, description="Episodes: malformed or failed calls.")
+    passed_within: list[int] | None = Field(
+        default=None,
+        description="Episodes: entry t counts the passed episodes that used at most t+1 turns.",
+    )
 
 
 class EvalSummary(BaseModel):
@@ -42,6 +49,11 @@ class EvalSummary(BaseModel):
     masked_tasks: int = Field(description="Tasks without enough scored samples for pass@k.")
     breakdown: dict[str, dict[str, Estimate]]
     wall_s: float
+    episodes: dict[str, Any] | None = Field(
+        default=None,
+        description="Multi-turn figures: turns_mean, tool_error_rate and pass@1 by turn budget "
+        "(an episode that passed within t turns counts as passed at budget t).",
+    )
 
     def as_json(self) -> dict[str, Any]:
         """The file's form: pass@k keys at the top level."""

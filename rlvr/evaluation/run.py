@@ -124,7 +124,53 @@ def task_result(group: ScoredGroup, task: Task, ks: Sequence[int]) -> TaskResult
             for k in ks
         },
         meta={k: v for k, v in task.meta.items() if k not in NOT_BREAKDOWN and _labels(v)},
+        **episode_counts(group),
     )
+
+
+def episode_counts(group: ScoredGroup) -> dict[str, Any]:
+    """A group's turn and tool-call figures (nothing for single-turn answers)."""
+    pairs = [(s.episode, v) for s, v in zip(group.samples, group.verdicts, strict=True)]
+    episodes = [(e, v) for e, v in pairs if e is not None]
+    if not episodes:
+        return {}
+    budget = max(len(e.turns) for e, _ in episodes)
+    within = [0] * max(budget, 1)
+    for e, v in episodes:
+        if v.is_scored and v.passed:
+            for t in range(max(len(e.turns), 1) - 1, len(within)):
+                within[t] += 1
+    return {
+        "turns_mean": sum(len(e.turns) for e, _ in episodes) / len(episodes),
+        "tool_calls": sum(
+            len(t.calls) + sum(o.tool is None for o in t.observations)
+            for e, _ in episodes
+            for t in e.turns
+        ),
+        "tool_errors": sum(e.tool_errors for e, _ in episodes),
+        "passed_within": within,
+    }
+
+
+def episode_summary(results: Sequence[TaskResult], seed: int) -> dict[str, Any] | None:
+    """turns_mean, tool_error_rate and pass@1 at each turn budget, over tasks."""
+    rows = [r for r in results if r.passed_within is not None and r.n_scored]
+    if not rows:
+        return None
+    calls = sum(r.tool_calls for r in rows)
+    longest = max(len(r.passed_within or []) for r in rows)
+    by_turns = {}
+    for t in range(longest):
+        values = []
+        for r in rows:
+            w = r.passed_within or [0]
+            values.append(w[min(t, len(w) - 1)] / r.n_scored)
+        by_turns[str(t + 1)] = estimate(values, seed).model_dump()
+    return {
+        "turns_mean": sum(r.turns_mean or 0.0 for r in rows) / len(rows),
+        "tool_error_rate": sum(r.tool_errors for r in rows) / calls if calls else 0.0,
+        "pass@1_by_turns": by_turns,
+    }
 
 
 def _labels(value: Any) -> list[str]:
@@ -174,6 +220,7 @@ def summarize(
         masked_tasks=sum(r.n_scored < max(config.k) for r in results),
         breakdown=breakdown(results, config.seed),
         wall_s=wall_s,
+        episodes=episode_summary(results, config.seed),
     )
 
 

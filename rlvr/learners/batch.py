@@ -113,7 +113,10 @@ def from_samples(samples: Sequence[Sample], advantages: Sequence[float], pad_id:
         input_ids[i, p - len(prompt) : p] = torch.tensor(prompt, dtype=torch.long)
         input_ids[i, p : p + len(comp)] = torch.tensor(comp, dtype=torch.long)
         attn[i, p - len(prompt) : p + len(comp)] = 1
-        cmask[i, : len(comp)] = True
+        if s.token_mask is None:
+            cmask[i, : len(comp)] = True
+        else:  # an episode: the environment's tokens are context, never trained on
+            cmask[i, : len(comp)] = torch.tensor(s.token_mask, dtype=torch.bool)
         if s.logprobs is not None:
             old[i, : len(comp)] = torch.tensor(s.logprobs)
     old = torch.where(cmask, old, torch.zeros_like(old))

@@ -19,6 +19,7 @@ from typing import Any
 
 from rlvr.advantages import get_estimator, rewards_tensor
 from rlvr.env import Environment
+from rlvr.episodes.run import episode_ids
 from rlvr.errors import RlvrError
 from rlvr.frontier import keep_informative
 from rlvr.learners.batch import TokenBatch, from_samples
@@ -66,7 +67,7 @@ def shaped_rewards(group: ScoredGroup, cfg: LearnerConfig) -> list[float | None]
         if reward is None or not cfg.overlong_buffer:
             out.append(reward)
             continue
-        length = len(sample.token_ids) if sample.token_ids is not None else len(sample.text)
+        length = model_tokens(sample)
         pen = overlong_penalty(
             length, cfg.max_new_tokens, cfg.overlong_buffer, cfg.overlong_penalty
         )
@@ -114,8 +115,9 @@ def flag_metrics(step: StepGroups) -> dict[str, float | None]:
     for v in verdicts:
         for kind in {f.kind for f in v.flags}:
             kinds[kind] = kinds.get(kind, 0) + 1
-    out: dict[str, float | None] = {"flagged_frac": sum(bool(v.flags) for v in verdicts)
-                                    / len(verdicts)}  # fmt: skip
+    out: dict[str, float | None] = {
+        "flagged_frac": sum(bool(v.flags) for v in verdicts) / len(verdicts)
+    }
     out.update({f"flagged_{k}": n / len(verdicts) for k, n in sorted(kinds.items())})
     return out
 
@@ -124,7 +126,7 @@ def group_metrics(step: StepGroups) -> dict[str, float | None]:
     """The step's reward, variance, masking and length figures over every sampled answer."""
     samples = [s for g in step.sampled for s in g.samples]
     rewards = [r for g in step.sampled for r in g.rewards if r is not None]
-    lengths = [len(s.token_ids) if s.token_ids is not None else len(s.text) for s in samples]
+    lengths = [model_tokens(s) for s in samples]
     n, k = len(samples), len(rewards)
     mean = sum(rewards) / k if k else None
     std = (sum((r - mean) ** 2 for r in rewards) / k) ** 0.5 if mean is not None else None
@@ -145,7 +147,42 @@ def group_metrics(step: StepGroups) -> dict[str, float | None]:
         "groups_sampled": len(step.sampled),
         "groups_trained": len(step.train),
         "sampling_rounds": step.rounds,
+        **episode_metrics(samples),
     }
+
+
+def model_tokens(sample: Sample) -> int:
+    """Tokens the model generated (an episode's environment tokens left out); characters when
+    the sample has no token ids."""
+    if sample.token_ids is None:
+        return len(sample.text)
+    if sample.token_mask is not None:
+        return sum(sample.token_mask)
+    return len(sample.token_ids)
+
+
+def episode_metrics(samples: Sequence[Sample]) -> dict[str, float]:
+    """Turn-level figures of a step's episodes (none for single-turn answers)."""
+    episodes = [(s, s.episode) for s in samples if s.episode is not None]
+    if not episodes:
+        return {}
+    n = len(episodes)
+    calls = sum(
+        len(t.calls) + sum(o.error and o.tool is None for o in t.observations)
+        for _, e in episodes
+        for t in e.turns
+    )
+    env_tokens = [len(s.token_mask) - sum(s.token_mask) for s, _ in episodes if s.token_mask]
+    out = {
+        "turns_mean": sum(len(e.turns) for _, e in episodes) / n,
+        "tool_calls_mean": calls / n,
+        "tool_error_rate": sum(e.tool_errors for _, e in episodes) / calls if calls else 0.0,
+        "submitted_frac": sum(e.end == "submit" for _, e in episodes) / n,
+        "budget_frac": sum(e.end == "budget" for _, e in episodes) / n,
+    }
+    if env_tokens:
+        out["env_tokens_mean"] = sum(env_tokens) / len(env_tokens)
+    return out
 
 
 class LiveSource:
@@ -288,6 +325,12 @@ class StoreSource:
         for g in self.groups:
             prompt_ids = encode_prompt(tokenizer, env.messages(env.task(g.task_id)))
             for s in g.samples:
+                if s.episode is not None and (s.token_ids is None or s.prompt_token_ids is None):
+                    messages = env.messages(env.task(g.task_id))
+                    prompt, ids, mask = episode_ids(tokenizer, messages, s.episode)
+                    s.token_ids, s.prompt_token_ids, s.token_mask = ids, prompt, mask
+                    s.logprobs = None
+                    continue
                 if s.token_ids is None or s.prompt_token_ids is None:
                     ids = list(tokenizer(s.text, add_special_tokens=False)["input_ids"])
                     if s.finish_reason == "stop" and tokenizer.eos_token_id is not None:

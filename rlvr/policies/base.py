@@ -14,8 +14,22 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from rlvr.types import Sample
 
 Message = dict[str, str]
-Prompt = str | list[Message]
-"""A raw text prompt, or chat messages (`[{"role": "user", "content": ...}, ...]`)."""
+
+
+class TokenPrompt(BaseModel):
+    """A prompt given as token ids: an episode's exact context, for a policy that can read it.
+
+    `messages` is the same context as chat messages, for policies that cannot (a server, a
+    replay file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    ids: list[int]
+    messages: list[Message] = Field(default_factory=list)
+
+
+Prompt = str | list[Message] | TokenPrompt
+"""A raw text prompt, chat messages (`[{"role": "user", "content": ...}, ...]`), or token ids."""
 
 
 class SamplingConfig(BaseModel):

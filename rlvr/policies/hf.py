@@ -34,7 +34,7 @@ from transformers import (
 )
 
 from rlvr.errors import PolicyError
-from rlvr.policies.base import Prompt, SamplingConfig, check_g, label_ids
+from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
 from rlvr.types import Sample
 
 _PLAIN_TOKENIZERS = {"PreTrainedTokenizerFast", "TokenizersBackend"}
@@ -104,6 +104,8 @@ def load_pretrained(
 
 def render_prompt(tokenizer: PreTrainedTokenizerBase, prompt: Prompt) -> tuple[str, bool]:
     """(text, templated): chat messages through the chat template when there is one."""
+    if isinstance(prompt, TokenPrompt):
+        prompt = prompt.messages
     if isinstance(prompt, str):
         return prompt, False
     if tokenizer.chat_template:
@@ -114,6 +116,8 @@ def render_prompt(tokenizer: PreTrainedTokenizerBase, prompt: Prompt) -> tuple[s
 
 def encode_prompt(tokenizer: PreTrainedTokenizerBase, prompt: Prompt) -> list[int]:
     """Token ids of a prompt; templated text already holds its special tokens."""
+    if isinstance(prompt, TokenPrompt):
+        return list(prompt.ids)
     text, templated = render_prompt(tokenizer, prompt)
     return list(tokenizer(text, add_special_tokens=not templated)["input_ids"])
 

@@ -22,13 +22,15 @@ from typing import Any
 import httpx
 
 from rlvr.errors import PolicyError
-from rlvr.policies.base import Prompt, SamplingConfig, check_g, label_ids
+from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
 from rlvr.types import Sample
 
 RETRY_STATUS = {408, 409, 429}
 
 
 def _messages(prompt: Prompt) -> list[dict[str, str]]:
+    if isinstance(prompt, TokenPrompt):
+        return list(prompt.messages)
     return [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
 
 

@@ -53,8 +53,11 @@ def read_references(folder: str | None, ids: list[str]) -> dict[str, str]:
     if not root.is_dir():
         return {}
     by_stem = {p.stem: p for p in root.iterdir() if p.is_file()}
-    return {i: by_stem[reference_name(i)].read_text("utf-8") for i in ids
-            if reference_name(i) in by_stem}  # fmt: skip
+    return {
+        i: by_stem[reference_name(i)].read_text("utf-8")
+        for i in ids
+        if reference_name(i) in by_stem
+    }
 
 
 def to_task(ftask: FunctionTask, translator: Any, reference: str | None = None) -> Task:
@@ -117,9 +120,7 @@ def load(
     """
     translator, kept, _ = _split(path, stack)
     refs = read_references(references, [ft.id for ft in kept])
-    return [
-        to_task(_renamed(ft, id_prefix), translator, refs.get(ft.id)) for ft in kept
-    ]  # fmt: skip
+    return [to_task(_renamed(ft, id_prefix), translator, refs.get(ft.id)) for ft in kept]
 
 
 def _renamed(ft: FunctionTask, id_prefix: str) -> FunctionTask:
@@ -147,3 +148,25 @@ def describe(
         "untranslated": left,
         "missing_references": no_ref,
     }
+
+
+def load_many(sources: list[dict[str, Any]]) -> list[Task]:
+    """The tasks of several function-task files, in order (a synth set, then HumanEval).
+
+    Each source is `load`'s keyword arguments plus an optional `split` ("train" or "test") that
+    pins every task of that source to one side: a benchmark mixed into a training set stays
+    held out whatever the hash of its ids says.
+    """
+    tasks: list[Task] = []
+    for source in sources:
+        args = dict(source)
+        side = args.pop("split", None)
+        if side not in (None, "train", "test"):
+            raise ValueError(f"source {args.get('path')!r}: split must be 'train' or 'test'")
+        for task in load(**args):
+            tasks.append(
+                task
+                if side is None
+                else task.model_copy(update={"meta": {**task.meta, "split": side}})
+            )
+    return tasks

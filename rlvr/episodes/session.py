@@ -1,0 +1,73 @@
+"""What an episode talks to: a Session per episode, and the spec that opens one.
+
+A session holds the episode's state (the code written so far, or a leased sandbox container)
+and answers tool calls. When the episode ends the final judge runs outside the session's reach:
+`answer()` is graded by the environment's grader as any single-turn answer is, unless the
+session has its own post-episode judge (`verdict()`, e.g. tests copied into a container only
+after the agent's processes are gone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from rlvr.episodes.tools import tool_schemas, tools_prompt
+from rlvr.types import Observation, Task, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from rlvr.env import Environment
+
+
+class Session(Protocol):
+    """One episode's environment side."""
+
+    def note_turn(self, text: str) -> None:
+        """See the model's turn before its calls run (e.g. remember the last code block)."""
+
+    def call(self, call: ToolCall) -> Observation:
+        """Run one schema-checked tool call; never raises for anything the model did."""
+        ...
+
+    def answer(self) -> str:
+        """The episode's final answer, as the environment's grader reads answers."""
+        ...
+
+    def verdict(self) -> Verdict | None:
+        """A post-episode judge's verdict, or None to grade `answer()` with the grader."""
+        ...
+
+    def close(self) -> None:
+        """Release what the episode held (a container goes back only after a full wipe)."""
+
+
+SessionFactory = Callable[["Environment", Task], Session]
+
+
+@dataclass
+class EpisodeSpec:
+    """How an environment runs as episodes: its turn budget, tools and session."""
+
+    max_turns: int
+    tools: list[str]
+    open_session: SessionFactory
+    submit_tool: str | None = "submit"
+    """Calling this tool ends the episode (None: only the turn budget or a call-less turn)."""
+    observation_chars: int = 4000
+    """An observation longer than this is cut (the model sees that it was)."""
+    on_no_call: Literal["end", "remind"] = "end"
+    """A turn without a tool call ends the episode ("end"), or is answered with a reminder of
+    the call format and costs the turn ("remind": an agent must finish with the submit tool)."""
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
+        tool_schemas(self.tools)  # unknown names fail here, with the list of known ones
+
+    def system_note(self) -> str:
+        return tools_prompt(self.tools) + (
+            f"\nYou have at most {self.max_turns} turns."
+            + (f" Call `{self.submit_tool}` when you are done." if self.submit_tool else "")
+        )

@@ -1,0 +1,142 @@
+"""The tools an episode offers, their JSON Schemas, and how a model turn becomes tool calls.
+
+Calls are read by the tool-call grader's own parser (Hermes `<tool_call>` blocks, fenced JSON,
+an explicit `{"name", "arguments"}` object in prose) and checked against the tool's schema with
+the same strict validator. Code blocks of other languages are set aside first, so a `{` in a
+program is never read as a call. A malformed call is not an error of the run: it becomes an
+observation that names the problem and costs the turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rlvr.graders.toolcall.parse import parse_calls
+from rlvr.graders.toolcall.schema import functions
+from rlvr.types import ToolCall
+
+_CODE = {
+    "type": "string",
+    "description": "The whole program; omit it to use the last code block you wrote.",
+}
+
+TOOLS: dict[str, dict[str, Any]] = {
+    "run_public_tests": {
+        "name": "run_public_tests",
+        "description": "Run your code on the task's public examples and see which fail.",
+        "parameters": {
+            "type": "object",
+            "properties": {"code": _CODE},
+            "additionalProperties": False,
+        },
+    },
+    "submit": {
+        "name": "submit",
+        "description": "Finish: your final answer is judged on hidden tests.",
+        "parameters": {
+            "type": "object",
+            "properties": {"code": _CODE},
+            "additionalProperties": False,
+        },
+    },
+    "bash": {
+        "name": "bash",
+        "description": "Run a shell command in the workspace; returns its exit code and output.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "command": {"type": "string", "minLength": 1},
+                "timeout_s": {"type": "number", "exclusiveMinimum": 0, "maximum": 120},
+            },
+            "required": ["command"],
+            "additionalProperties": False,
+        },
+    },
+    "read_file": {
+        "name": "read_file",
+        "description": "Read a text file of the workspace.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}},
+            "required": ["path"],
+            "additionalProperties": False,
+        },
+    },
+    "write_file": {
+        "name": "write_file",
+        "description": "Write (create or replace) a text file of the workspace.",
+        "parameters": {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+            "required": ["path", "content"],
+            "additionalProperties": False,
+        },
+    },
+}
+"""The shipped tools, by name. An environment offers a subset (its manifest's `tools`)."""
+
+FORMAT_NOTE = (
+    "To call a tool, write one line per call:\n"
+    '<tool_call>{{"name": "TOOL", "arguments": {{...}}}}</tool_call>\n'
+    "You get each call's result in the next message. A turn without a tool call ends your work."
+)
+
+
+def tool_schemas(names: list[str]) -> list[dict[str, Any]]:
+    """The JSON Schemas of the named tools; a clear error for an unknown name."""
+    unknown = [n for n in names if n not in TOOLS]
+    if unknown:
+        raise ValueError(f"unknown tool(s) {unknown}; the shipped tools are {sorted(TOOLS)}")
+    return [TOOLS[n] for n in names]
+
+
+def tools_prompt(names: list[str]) -> str:
+    """The system-prompt paragraph that tells the model its tools and the call format."""
+    listing = json.dumps(tool_schemas(names), indent=1)
+    return f"You can use these tools:\n{listing}\n\n" + FORMAT_NOTE.format()
+
+
+_FENCE = re.compile(
+    r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S
+)
+_CALL_FENCES = ("", "json", "json5", "tool_call", "tool_calls")
+
+
+@dataclass
+class TurnCalls:
+    """The calls of one model turn, or the problem that made them unreadable."""
+
+    calls: list[ToolCall]
+    problem: str | None = None
+
+
+def without_code(text: str) -> str:
+    """`text` with fenced code blocks of programming languages removed (JSON fences stay)."""
+    return _FENCE.sub(lambda m: m.group(0) if m.group(2).lower() in _CALL_FENCES else "", text)
+
+
+def read_calls(text: str, offered: list[str]) -> TurnCalls:
+    """The tool calls in a model turn, each checked against its tool's schema.
+
+    All-or-nothing, as the tool-call grader: one broken or invalid call makes the turn's calls
+    unusable (`problem` says which and why), so a half-valid turn never acts on its good half.
+    """
+    parsed = parse_calls(without_code(text))
+    if parsed.calls is None:
+        return TurnCalls([], f"could not read your tool call: {parsed.problem}")
+    schemas = functions(tool_schemas(offered))
+    calls = []
+    for raw in parsed.calls:
+        fn = schemas.get(raw["name"])
+        if fn is None:
+            return TurnCalls([], f"there is no tool {raw['name']!r}; use one of {offered}")
+        errors = sorted(fn.validator.iter_errors(raw["arguments"]), key=lambda e: list(e.path))
+        if errors:
+            e = errors[0]
+            where = "/".join(str(p) for p in e.path) or "arguments"
+            return TurnCalls([], f"bad arguments for {raw['name']!r} at {where}: {e.message}")
+        calls.append(ToolCall(name=raw["name"], arguments=raw["arguments"]))
+    return TurnCalls(calls)
