@@ -55,7 +55,8 @@ RUNNER_USER = "0:0"
 CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 RUNNER_FILES = (
     "runner.py", "sweep.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini",
-    "rpc.py", "answer_server.py", "answer_server.js", "judge.js", "confine.py",
+    "rpc.py", "answer_server.py", "answer_server.js", "judge.js", "confine.py", "episode.py",
+    "judge_main.py",
 )  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
 TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size
@@ -67,6 +68,12 @@ KINDS: dict[str, type] = {"run": RunResult, "check": CheckResult, "batch": Batch
 # no POSIX message queue can be made (shmget/msgget/mq_open fail with ENOSPC, semget EINVAL).
 IPC_SYSCTLS = {"kernel.shmmni": "0", "kernel.msgmni": "0", "kernel.sem": "0 0 0 0",
                "fs.mqueue.queues_max": "0"}  # fmt: skip
+# The container's OOM-kill count as a result line (cgroup v2 or v1), with no process but `sh`.
+OOM_KILLS = (
+    "for f in /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control; do "
+    '[ -r "$f" ] && while read -r k v; do [ "$k" = oom_kill ] && '
+    'echo "@@RLVR-RESULT@@{\\"oom_kills\\": $v}"; done < "$f"; done; true'
+)
 _INSTALL = (
     "import json,os,sys\n"
     "d=json.loads(sys.stdin.buffer.read())\n"
@@ -119,11 +126,16 @@ class ExecOutcome:
 class Container:
     """One warm container and the exec plumbing (payload on stdin, result line on stdout)."""
 
-    def __init__(self, spec: SandboxSpec) -> None:
+    def __init__(self, spec: SandboxSpec, workspace: tuple[str, int] | None = None) -> None:
+        """`workspace` (path, uid): one more tmpfs, owned by that uid (an episode's agent)."""
         from docker.types import Ulimit
 
         client = get_client()
         mb = spec.tmpfs_mb
+        extra = {}
+        if workspace is not None:
+            path, uid = workspace
+            extra[path] = f"size={mb}m,mode=755,exec,uid={uid},gid={uid},nr_inodes={TMP_INODES}"
         try:
             client.images.get(spec.image)  # containers.run would try a pull, which fails offline
             self.obj = client.containers.run(
@@ -135,7 +147,7 @@ class Container:
                 memswap_limit=f"{spec.memory_mb}m", pids_limit=spec.pids_limit,
                 nano_cpus=int(spec.cpus * 1e9), labels={**pool_labels(), "rlvr.image": spec.image},
                 tmpfs={"/w": f"size={mb}m,mode=755", "/opt/rlvr": "size=8m,mode=755",
-                       "/tmp": f"size={mb}m,mode=1777,exec,nr_inodes={TMP_INODES}"},
+                       "/tmp": f"size={mb}m,mode=1777,exec,nr_inodes={TMP_INODES}", **extra},
                 ulimits=[Ulimit(name="nofile", soft=spec.nofile, hard=spec.nofile),
                          Ulimit(name="fsize", soft=spec.fsize_mb << 20, hard=spec.fsize_mb << 20)],
             )  # fmt: skip
@@ -228,12 +240,17 @@ class Container:
             with contextlib.suppress(Exception):
                 return bool(self.obj.attrs["State"].get("OOMKilled"))
             return False
-        try:
-            out = self.exec(["python3", "-I", "/opt/rlvr/runner.py", "limits"], RUNNER_USER, {},
-                            30, LimitsResult)  # fmt: skip
+        try:  # shell builtins only: the container may still be at its memory limit
+            out = self.exec(["sh", "-c", OOM_KILLS], RUNNER_USER, {}, 30, LimitsResult)
         except InfraFailure:
+            out = None
+        if out is None or out.result is None:  # no answer: stop it and ask the daemon
+            self.kill()
+            with contextlib.suppress(Exception):
+                self.obj.reload()
+                return bool(self.obj.attrs["State"].get("OOMKilled"))
             return False
-        return bool((out.result or {}).get("oom_kills"))
+        return bool(out.result.get("oom_kills"))
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):

@@ -41,10 +41,9 @@ class ErrorResult(_Result):
 
 
 class LimitsResult(_Result):
-    """The container's counters (runner.py `limits`), asked after an exec with no result."""
+    """The container's OOM-kill count (docker.OOM_KILLS), asked after an exec with no result."""
 
     oom_kills: int = 0
-    pids_max: int = 0
 
 
 class RunResult(_Result):

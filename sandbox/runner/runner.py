@@ -8,7 +8,6 @@ which no other process holds.
     python3 -I /opt/rlvr/runner.py run     one command job (a test tool, a driver)
     python3 -I /opt/rlvr/runner.py check   a python-check group (HumanEval), see pycheck.py
     python3 -I /opt/rlvr/runner.py batch   several command jobs, one after another (run_batch)
-    python3 -I /opt/rlvr/runner.py limits  the container's OOM-kill and pids-limit counters
 
 Each job gets two uids nobody used before: the judge's (J) and the answer's (U). Depending on
 the job, the test command runs as:
@@ -503,10 +502,6 @@ def main() -> int:
     mode = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
         job = json.loads(sys.stdin.buffer.read())
-        if mode == "limits":  # the host asks after an exec that brought back no result
-            oom, pids = limit_counters()
-            emit({"oom_kills": oom, "pids_max": pids})
-            return 0
         before = stale()
         if before is not None:
             emit(before)
@@ -520,9 +515,7 @@ def main() -> int:
         elif mode == "batch":
             emit(run_batch(job))
         else:
-            emit(
-                {"error": f"unknown mode {mode!r}; use run, check, batch or limits", "clean": False}
-            )
+            emit({"error": f"unknown mode {mode!r}; use run, check or batch", "clean": False})
             return 2
     except Exception as e:  # a runner bug must surface as such, never as the answer's fault
         import traceback

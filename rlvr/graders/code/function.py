@@ -232,7 +232,8 @@ class FunctionGrader:
         that leaves the container in doubt (the pool then replaces it) and the rest go to the
         next container. A batch that brings back nothing usable (the daemon failed, the
         watchdog fired) is not blamed on any one answer: each job left runs alone, as without
-        batching (retried once, then masked)."""
+        batching (retried once, then masked); a batch of one job that ran past the watchdog or
+        lost its runner to an OOM kill is judged as it is (that job's doing)."""
         pending, done = list(chunk), []
         while pending:
             try:
@@ -240,6 +241,8 @@ class FunctionGrader:
             except InfraFailure:
                 break
             items = [] if out.watchdog or out.result is None else out.result.get("results", [])
+            if not items and len(pending) == 1 and (out.watchdog or out.oom):
+                return [*done, (pending[0], self._judge(pending[0].ftask, out))]  # its doing
             if not items or len(items) > len(pending):
                 break
             for job, item in zip(pending, items, strict=False):
