@@ -892,3 +892,76 @@ def test_test_framework_forgeries_score_zero_beside_correct_answers(stacks, name
     assert got == [("scored", 1.0), ("scored", 0.0), ("scored", 1.0)], [
         (v.reason, v.details.get("stderr", "")[-800:]) for v in verdicts
     ]
+
+
+# --- state one job leaves for the next (issue: "a job leaves nothing behind") -----------------
+# tests/abuse_payloads/state/: attack scripts (python; the javascript, go and rust answers start
+# them with `python3 -c`) and one answer template per stack. `park.py` fills the container's
+# memory with SysV shared memory handed to root, queues, POSIX shared memory, files and unix
+# sockets, so that the correct answers after it (same exec and the next one) would fail on a
+# container it poisoned. `oom_mask.py` is a wrong answer that fills the memory with pages no
+# process maps, at the runner's OOM score, so that the killer's best candidate is the runner: its
+# job must still be scored 0 (memory_limit, flagged), never masked as infra_error.
+STATE = PAYLOADS / "state"
+STATE_ATTACKS = ("park", "oom_mask")
+STATE_ENVS = {  # env -> (task, answer template)
+    "python": ("python/reverse_words", "python"),
+    "python-tests": ("python/reverse_words", "python"),
+    "javascript": ("js-fizzbuzz", "javascript"),
+    "go": ("go-fizzbuzz", "go"),
+    "rust": ("rust-fizzbuzz", "rust"),
+    "humaneval": ("HumanEval/0", "humaneval"),
+    "humaneval-check": ("HumanEval/0", "humaneval"),
+}
+
+
+def state_payload(template: str, attack: str) -> str:
+    script = (STATE / f"{attack}.py").read_text(encoding="utf-8").rstrip("\n")
+    text = (STATE / f"answer.{template}.txt").read_text(encoding="utf-8")
+    indented = "\n".join("    " + line if line else "" for line in script.splitlines())
+    return text.replace("{ATTACK_INDENTED}", indented).replace("{ATTACK}", script)
+
+
+@pytest.fixture(scope="module")
+def state_envs() -> dict:
+    from rlvr.registry import env_from_manifest
+    from rlvr.sandbox.images import build_stack
+
+    for stack in ("python", "javascript", "go", "rust"):
+        build_stack(ROOT / "envs" / stack)
+    return {name: env_from_manifest(ROOT / "envs" / name.removesuffix("-check"))
+            for name in STATE_ENVS}  # fmt: skip
+
+
+def _grade_state(envs: dict, name: str, answers: list[str]) -> list:
+    env = envs[name]
+    task = env.task(STATE_ENVS[name][0])
+    if name == "humaneval-check":  # the check() group: every answer in one judge's exec
+        return env.grader.fallback_grader.grade_group(task, answers)
+    return env.grade(task, answers)
+
+
+@pytest.mark.parametrize("attack", STATE_ATTACKS)
+@pytest.mark.parametrize("name", list(STATE_ENVS))
+def test_state_an_answer_leaves_reaches_no_later_answer(state_envs, name, attack):
+    task_id, template = STATE_ENVS[name]
+    task = state_envs[name].task(task_id)
+    ref = task.reference or ""
+    if template == "humaneval":
+        ref = ref[len(task.prompt) :]
+    elif name == "python-tests":
+        ref = fence(ref)
+    payload = state_payload(template, attack)
+    verdicts = _grade_state(state_envs, name, [ref, payload, ref, ref])
+    again = _grade_state(state_envs, name, [ref, ref])  # the next exec, on the same pool
+    got = [(v.status, v.reward) for v in verdicts + again]
+    assert got == [("scored", 1.0), ("scored", 0.0)] + [("scored", 1.0)] * 4, [
+        (v.status, v.reason, v.details.get("stderr", "")[-300:]) for v in verdicts + again
+    ]
+    attacker = verdicts[1]
+    if attack == "oom_mask" and attacker.cause != "timeout":  # its own memory failure, flagged
+        # (a container whose page cache is large may thrash, not OOM, until the deadline: then
+        # the cause is "timeout", scored 0 as well; either way never a mask)
+        assert attacker.cause in ("memory_limit", "runner_killed"), attacker.reason
+        if name != "humaneval-check":  # flags come with Environment.grade
+            assert any(f.kind == "sandbox_abuse" for f in attacker.flags), attacker.flags

@@ -343,3 +343,98 @@ def test_the_host_keeps_only_a_capped_part_of_what_an_exec_writes():
         assert grown_mb < 200, f"the host process grew by {grown_mb:.0f} MB"
     finally:
         c.remove()
+
+
+# As an answer's uid: shared memory touched and handed to root, another handed to a stranger uid
+# (its creator stays the answer's), a message queue with data and a semaphore set handed to root,
+# POSIX shared memory and a message queue. Then, as the runner: what `residue` sees, the wipe,
+# and what is left. Run in a container without the IPC sysctls (the pool's refuse all of these).
+LEAVE_IPC = r"""
+import ctypes, json, os, sys, time
+sys.path.insert(0, "/opt/rlvr")
+import sweep
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+libc.mq_open.restype = ctypes.c_int
+MiB = 1 << 20
+def hand(ctl, ident, uid, sem=False):
+    buf = ctypes.create_string_buffer(512)
+    assert ctl(*((ident, 0, 2, buf) if sem else (ident, 2, buf))) == 0
+    ctypes.c_uint.from_buffer(buf, 4).value = uid
+    assert ctl(*((ident, 0, 1, buf) if sem else (ident, 1, buf))) == 0
+def leave():
+    for size, uid in ((32 * MiB, 0), (8 * MiB, 300099)):
+        sid = libc.shmget(0, size, 0o1600)
+        addr = libc.shmat(sid, None, 0)
+        ctypes.memset(addr, 7, size)
+        libc.shmdt(ctypes.c_void_p(addr))
+        hand(libc.shmctl, sid, uid)
+    mq = libc.msgget(0, 0o1600)
+    msg = ctypes.create_string_buffer(b"\x01" + b"\x00" * 7 + b"m" * 4000)
+    assert libc.msgsnd(mq, msg, 4000, 0) == 0
+    hand(libc.msgctl, mq, 0)
+    hand(libc.semctl, libc.semget(0, 2, 0o1600), 0, sem=True)
+    open("/dev/shm/left", "wb").write(b"x" * 8 * MiB)
+    assert libc.mq_open(b"/left", os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+err = sweep.as_uid(300001, leave)
+before = sweep.residue()
+start = time.perf_counter()
+wiped = sweep.wipe_all()
+after = sweep.residue()
+took = time.perf_counter() - start
+ipc = {k: len(open(f"/proc/sysvipc/{k}").read().splitlines()) - 1 for k in ("shm", "msg", "sem")}
+print("@@RLVR-RESULT@@" + json.dumps({"err": err, "before": before, "wiped": wiped,
+      "after": after, "ipc": ipc, "shmem": sweep.memory_stat()["shmem"], "took": took}))
+"""
+
+# As an answer's uid, with the pool's settings: no SysV object or POSIX queue can be made, and
+# no directory outside /tmp, /dev/shm and /dev/mqueue takes a new file.
+DENIED_IPC = r"""
+import ctypes, errno, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mq_open.restype = ctypes.c_int
+def err(r):
+    return ctypes.get_errno() if r < 0 else 0
+got = {"shm": err(libc.shmget(0, 4096, 0o1600)), "msg": err(libc.msgget(0, 0o1600)),
+       "sem": err(libc.semget(0, 1, 0o1600)),
+       "mq": err(libc.mq_open(b"/q", os.O_CREAT | os.O_RDWR, 0o600, None))}
+writable = []
+for top, dirs, _ in os.walk("/"):
+    if top in ("/proc", "/sys"):
+        dirs[:] = []
+        continue
+    if os.access(top, os.W_OK):
+        writable.append(top)
+    dirs[:] = [d for d in dirs if not os.path.islink(os.path.join(top, d))]
+got["writable"] = writable
+print("@@RLVR-RESULT@@" + json.dumps(got))
+"""
+
+
+def test_ipc_objects_of_any_owner_are_wiped_or_the_residue_is_named(monkeypatch):
+    import errno
+
+    import rlvr.sandbox.docker as D
+    from rlvr.sandbox.results import RawResult
+
+    c = D.Container(_spec(memory_mb=256))
+    try:
+        r = c.exec(["python3", "-I", "-c", DENIED_IPC], D.SANDBOX_USER, {}, 60, RawResult).result
+    finally:
+        c.remove()
+    assert r is not None
+    assert [r[k] for k in ("shm", "msg", "sem", "mq")] == [errno.ENOSPC, errno.ENOSPC,
+                                                           errno.EINVAL, errno.ENOSPC]  # fmt: skip
+    assert set(r["writable"]) <= {"/tmp", "/dev/shm", "/dev/mqueue"}, r["writable"]
+
+    monkeypatch.setattr(D, "IPC_SYSCTLS", {})
+    c = D.Container(_spec(memory_mb=256))
+    try:
+        r = c.exec(["python3", "-I", "-c", LEAVE_IPC], D.RUNNER_USER, {}, 60, RawResult).result
+    finally:
+        c.remove()
+    assert r is not None and r["err"] is None, r
+    seen = " | ".join(r["before"])
+    assert "SysV shm" in seen and "owner uid 0" in seen and "SysV msg" in seen, seen
+    assert "MiB of shared memory still charged" in seen and "/dev/shm" in seen, seen
+    assert r["wiped"] and r["after"] == [] and r["ipc"] == {"shm": 0, "msg": 0, "sem": 0}, r
