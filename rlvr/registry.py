@@ -147,7 +147,10 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     return env
 
 
-SESSIONS = {"repair": "rlvr.episodes.repair:open_repair"}
+SESSIONS = {
+    "repair": "rlvr.episodes.repair:open_repair",
+    "terminal": "rlvr.episodes.terminal:open_terminal",
+}
 
 
 def _episode_spec(manifest: Manifest, folder: Path) -> EpisodeSpec | None:

@@ -5,7 +5,7 @@
 top-level `graders/<kind>/` folders).
 """
 
-from rlvr.graders import code, math, toolcall  # noqa: F401  (register code, function, math, toolcall)
+from rlvr.graders import code, math, terminal, toolcall  # noqa: F401  (register their kinds)
 from rlvr.graders.base import Grader, grader_kinds, make_grader, register_grader
 
 __all__ = ["Grader", "grader_kinds", "make_grader", "register_grader"]

@@ -41,9 +41,10 @@ class SandboxSpec(BaseModel):
 
     image: str = Field(description="Tag of the stack image, e.g. 'rlvr-python:bookworm'.")
     dockerfile: str = Field(default="Dockerfile", description="Relative to the env folder.")
-    runner: Literal["command", "python-check"] = Field(
+    runner: Literal["command", "python-check", "episode"] = Field(
         default="command",
-        description="'command' runs test_command; 'python-check' is the HumanEval harness.",
+        description="'command' runs test_command; 'python-check' is the HumanEval harness; "
+        "'episode' is a terminal episode's container (sandbox/runner/episode.py).",
     )
     answer_file: str = Field(default="solution.py", description="Where the answer is written.")
     test_files: TestFiles = Field(default_factory=TestFiles)

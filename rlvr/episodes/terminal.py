@@ -1,0 +1,112 @@
+"""Terminal episodes: a shell in a container of its own, judged after the agent is gone.
+
+The session leases one fresh container per episode (rlvr.sandbox.episode), lays the task's
+workspace out in /app and answers `bash`, `read_file`, `write_file` and `submit`. Each command
+runs as the agent's uid under the sandbox's per-job limits (deadline, output cap, memory, pids,
+no network); when it ends, every process it started is killed. After the last turn the
+environment's terminal grader runs the task's tests in the same container, as a uid the agent
+never had, on a snapshot of /app (rlvr/graders/terminal.py). The episode's answer, kept in the
+store, is the agent's actions as one shell script, so `rlvr grade` can replay it.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+from typing import TYPE_CHECKING
+
+from rlvr.graders.terminal import TerminalGrader
+from rlvr.sandbox.docker import InfraFailure
+from rlvr.sandbox.episode import EpisodeBox
+from rlvr.types import Observation, Task, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from rlvr.env import Environment
+
+MAX_COMMAND_S = 120.0
+READ_LIMIT = 64 << 10
+
+
+class TerminalSession:
+    """One terminal episode's container and the record of what the agent did."""
+
+    def __init__(self, env: Environment, task: Task) -> None:
+        if not isinstance(env.grader, TerminalGrader):
+            raise TypeError(f"environment {env.name!r}: a terminal session needs the terminal "
+                            "grader ([grader] kind = \"terminal\")")  # fmt: skip
+        self.grader, self.task = env.grader, task
+        self.default_timeout = float(task.meta.get("agent_timeout_s", 30))
+        self.actions: list[str] = []
+        self.failure: str | None = None
+        self.box: EpisodeBox | None = None
+        try:
+            self.box = self.grader.open_box(task)
+        except InfraFailure as e:
+            self.failure = str(e)
+
+    def note_turn(self, text: str) -> None:
+        return None
+
+    def call(self, call: ToolCall) -> Observation:
+        if self.box is None or self.failure is not None:
+            return Observation(tool=call.name, content="the sandbox is unavailable", error=True)
+        try:
+            return self._call(self.box, call)
+        except InfraFailure as e:
+            self.failure = str(e)
+            return Observation(tool=call.name, content="the sandbox failed", error=True)
+
+    def _call(self, box: EpisodeBox, call: ToolCall) -> Observation:
+        args = call.arguments
+        if call.name == "bash":
+            timeout = min(float(args.get("timeout_s", self.default_timeout)), MAX_COMMAND_S)
+            self.actions.append(args["command"])
+            r = box.bash(args["command"], timeout, self.grader.options.output_limit_kb << 10)
+            return Observation(tool="bash", content=_bash_text(r, timeout),
+                               error=bool(r.get("timed_out")))  # fmt: skip
+        if call.name == "read_file":
+            r = box.read(args["path"], READ_LIMIT)
+            if not r.get("ok"):
+                return Observation(tool="read_file", content=str(r.get("error")), error=True)
+            cut = f"\n[cut at {READ_LIMIT} bytes]" if r.get("cut") else ""
+            return Observation(tool="read_file", content=str(r.get("content", "")) + cut)
+        if call.name == "write_file":
+            data = base64.b64encode(args["content"].encode()).decode()
+            self.actions.append(f"printf %s {data} | base64 -d > {shlex.quote(args['path'])}")
+            r = box.write(args["path"], args["content"])
+            if not r.get("ok"):
+                return Observation(tool="write_file", content=str(r.get("error")), error=True)
+            return Observation(tool="write_file", content=f"wrote {args['path']}")
+        if call.name == "submit":
+            return Observation(tool="submit", content="submitted")
+        return Observation(tool=call.name, content=f"{call.name} is not offered here", error=True)
+
+    def answer(self) -> str:
+        return "\n".join(f"( cd /app && {a}\n)" for a in self.actions)
+
+    def verdict(self) -> Verdict | None:
+        if self.failure is not None or self.box is None:
+            return Verdict.error("infra_error", f"the episode's sandbox failed: {self.failure}")
+        return self.grader.judge(self.box, self.task)
+
+    def close(self) -> None:
+        if self.box is not None:
+            self.box.close()
+
+
+def _bash_text(r: dict, timeout: float) -> str:
+    lines = [f"exit code {r.get('exit_code')}"]
+    if r.get("timed_out"):
+        lines[0] += f" (stopped after {timeout:g} s)"
+    if r.get("oom"):
+        lines[0] += " (the memory limit was hit)"
+    out = str(r.get("output", ""))
+    lines.append(out)
+    total = int(r.get("output_bytes", 0))
+    if total > len(out.encode()):
+        lines.append(f"[output cut: {total} bytes in all]")
+    return "\n".join(lines)
+
+
+def open_terminal(env: Environment, task: Task) -> TerminalSession:
+    return TerminalSession(env, task)

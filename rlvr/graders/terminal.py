@@ -1,0 +1,145 @@
+"""Terminal grader (kind "terminal"): the task's tests judge the workspace an agent left.
+
+In an episode the session calls `judge` on the episode's own container once the last turn is
+over (rlvr/episodes/terminal.py). Given answers as text (`rlvr grade`, `envs validate
+--references`), an answer is a shell script, the agent's actions: it runs in a fresh container
+as the agent would run it, through the same bash tool path, and the same judge decides. The
+judge's report is plain data from a uid the agent never had (sandbox/runner/episode.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rlvr.errors import ManifestError
+from rlvr.graders.base import register_grader
+from rlvr.manifest import format_validation_error
+from rlvr.sandbox.docker import InfraFailure
+from rlvr.sandbox.episode import EpisodeBox, workspace_files
+from rlvr.sandbox.spec import SandboxSpec, load_spec
+from rlvr.types import Task, TestOutcome, Verdict
+
+SCRIPT_TIMEOUT_S = 600.0
+
+
+class TerminalOptions(BaseModel):
+    """`[grader.options]` of a terminal environment (the registry adds sandbox, env_dir)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    sandbox: dict[str, Any] | None = None
+    env_dir: str | None = None
+    reward: Literal["all_pass", "fraction"] = "all_pass"
+    output_limit_kb: int = Field(default=16, ge=1, le=1024, description="Per bash call.")
+
+
+class _Report(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    class _Test(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        name: str = Field(max_length=200)
+        outcome: Literal["passed", "failed", "error"]
+        message: str = Field(default="", max_length=2000)
+
+    tests: list[_Test] = Field(max_length=1000)
+
+
+class TerminalGrader:
+    """Judges terminal tasks in the environment's image."""
+
+    name = "terminal"
+
+    def __init__(self, options: TerminalOptions) -> None:
+        if options.sandbox is None:
+            raise ManifestError("a terminal environment needs a [sandbox] table (its image)")
+        self.options = options
+        self.spec: SandboxSpec = load_spec(options.sandbox, options.env_dir)
+
+    def extract(self, completion: str) -> str:
+        return completion
+
+    def open_box(self, task: Task) -> EpisodeBox:
+        """A fresh container with the task's workspace laid out and its setup run."""
+        from pathlib import Path
+
+        folder = Path(task.meta["task_dir"])
+        files, executable = workspace_files(folder / "environment" / "workspace")
+        setup = folder / "environment" / "setup.sh"
+        box = EpisodeBox(self.spec)
+        try:
+            opened = box.open(files, executable,
+                              setup.read_text("utf-8") if setup.is_file() else None,
+                              float(task.meta.get("agent_timeout_s", 30)))  # fmt: skip
+            done = opened.get("setup")
+            if done is not None and done.get("exit_code") != 0:
+                raise InfraFailure(f"task {task.id}: setup.sh failed: {done.get('output', '')}")
+        except BaseException:
+            box.close()
+            raise
+        return box
+
+    def judge(self, box: EpisodeBox, task: Task) -> Verdict:
+        """Run the task's tests on what the episode left in `box` (after its processes)."""
+        from rlvr.tasksets.terminal import test_files
+
+        timeout = float(task.meta.get("verifier_timeout_s", 120))
+        try:
+            r = box.judge(test_files(task), "test.py", timeout)
+        except InfraFailure as e:
+            return Verdict.error("infra_error", f"the judge could not run: {e}")
+        if "error" in r:
+            if r.get("agent_fault"):
+                return Verdict.reject(f"the workspace could not be read: {r['error'][:300]}",
+                                      cause="runner_killed")  # fmt: skip
+            return Verdict.error("grader_error", f"terminal judge: {str(r['error'])[:300]}")
+        if r.get("timed_out"):
+            return Verdict.reject("the tests passed their deadline", cause="timeout")
+        try:
+            report = _Report.model_validate(json.loads(r.get("report") or "null"))
+        except (ValueError, ValidationError):
+            tail = str(r.get("output", ""))[-500:]
+            return Verdict.error("grader_error", f"the tests gave no report: {tail}")
+        if not report.tests:
+            return Verdict.error("grader_error", f"task {task.id} has no test_* function")
+        tests = [TestOutcome(name=t.name, outcome=t.outcome, message=t.message,
+                             visibility="hidden") for t in report.tests]  # fmt: skip
+        passed = sum(t.outcome == "passed" for t in tests)
+        n = len(tests)
+        if passed == n:
+            return Verdict.score(1.0, f"all {n} tests passed", tests=tests)
+        first = next(t for t in tests if t.outcome != "passed")
+        value = passed / n if self.options.reward == "fraction" else 0.0
+        reason = f"{passed}/{n} tests passed; {first.name}: {first.message[:300]}"
+        return Verdict.score(value, reason, passed=False, tests=tests, cause="tests_failed")
+
+    def run_script(self, task: Task, script: str) -> Verdict:
+        """Replay an agent's actions (a shell script) in a fresh container, then judge."""
+        try:
+            box = self.open_box(task)
+        except InfraFailure as e:
+            return Verdict.error("infra_error", str(e))
+        try:
+            if script.strip():
+                box.bash(script, SCRIPT_TIMEOUT_S, self.options.output_limit_kb << 10)
+            return self.judge(box, task)
+        except InfraFailure as e:
+            return Verdict.error("infra_error", str(e))
+        finally:
+            box.close()
+
+    def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+        return [self.run_script(task, a) for a in answers]
+
+
+@register_grader("terminal")
+def make_terminal_grader(**options: Any) -> TerminalGrader:
+    """Factory for `grader.kind = "terminal"`."""
+    try:
+        return TerminalGrader(TerminalOptions.model_validate(options))
+    except ValidationError as e:
+        raise ManifestError(format_validation_error("grader.options (terminal)", e)) from None

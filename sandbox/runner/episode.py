@@ -1,0 +1,453 @@
+"""Trusted in-container side of a terminal episode: one container, one agent, then the judge.
+
+    python3 -I /opt/rlvr/episode.py open|bash|read|write|judge   (payload: JSON on stdin)
+
+The host leases a fresh container for each episode and removes it after (nothing crosses
+episodes). The host picks the agent's uid A (random, never root) and mounts /app, the agent's
+workspace, as a tmpfs that A owns; `open` lays the task's files out there as A. Every tool
+call is one exec: `bash` runs a command as A in /app under the answer's seccomp filter and OOM
+preference, with a deadline and an output cap; when it ends every process of A is killed, so
+nothing runs between calls. `read`/`write` act as A, with A's permissions.
+
+`judge` runs once, after the last turn: every non-root process is killed first; a helper as A
+copies the workspace into a snapshot (regular files as data, symlinks as their target text,
+never followed); the tests are written only now, into a 0700 directory of a fresh uid J that
+the agent never had, with the snapshot beside them; J runs the tests with the image's own
+python3 (`judge_main.py`). A test that must execute the agent's program asks this runner over a
+pipe, and it runs as another fresh uid E (confined like A) that cannot read J's files or signal
+J. The report comes from J on a pipe only J holds. Standard library only.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import selectors
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from confine import Filter
+from sweep import die_first, drop_to, fresh_uids, kill_all, limit_counters, reap
+
+RESULT_MARK = "@@RLVR-RESULT@@"
+STATE = "/opt/rlvr/episode.json"
+WORKSPACE = "/app"
+SNAPSHOT_BYTES = 8 << 20
+SNAPSHOT_ENTRIES = 5000
+FILE_CAP = 1 << 20
+
+
+def emit(result: dict) -> None:
+    sys.stdout.write(RESULT_MARK + json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+def load_state() -> dict:
+    with open(STATE, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def agent_env(uid: int) -> dict[str, str]:
+    home = f"/tmp/home-{uid}"
+    return {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "LANG": "C.UTF-8", "USER": "agent", "TERM": "dumb"}  # fmt: skip
+
+
+def as_agent(uid: int, fn, timeout: float = 30.0) -> tuple[bytes, str | None]:  # type: ignore[no-untyped-def]
+    """Run `fn()` (returns bytes) in a child as `uid`; (its bytes, error text or None)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - child
+        code = 0
+        try:
+            os.close(r)
+            drop_to(uid)
+            os.umask(0o022)
+            data = fn()
+            with os.fdopen(w, "wb") as out:
+                out.write(b"\x00" + data)
+        except BaseException as e:  # reported to the parent as text
+            with contextlib.suppress(Exception), os.fdopen(w, "wb") as out:
+                out.write(b"\x01" + f"{type(e).__name__}: {e}".encode()[:2000])
+            code = 1
+        os._exit(code)
+    os.close(w)
+    chunks, end = [], time.monotonic() + timeout
+    os.set_blocking(r, False)
+    sel = selectors.DefaultSelector()
+    sel.register(r, selectors.EVENT_READ)
+    size = 0
+    while time.monotonic() < end:
+        if not sel.select(max(0.0, end - time.monotonic())):
+            continue
+        try:
+            chunk = os.read(r, 1 << 16)
+        except BlockingIOError:
+            continue
+        if not chunk:
+            break
+        size += len(chunk)
+        if size <= SNAPSHOT_BYTES * 2:
+            chunks.append(chunk)
+    sel.close()
+    os.close(r)
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    data = b"".join(chunks)
+    if not data:
+        return b"", f"the helper as uid {uid} gave nothing"
+    if data[:1] == b"\x01":
+        return b"", data[1:].decode("utf-8", "replace")
+    return data[1:], None
+
+
+def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin: bytes,
+                 timeout: float, cap: int) -> dict:  # fmt: skip
+    """Run argv as `uid` (confined, OOM-first) to its end or deadline; then kill every process
+    of `uid`. Output (stdout and stderr merged) is kept up to `cap` bytes."""
+    oom0, pids0 = limit_counters()
+    filt = Filter()
+    r, w = os.pipe()
+
+    def child() -> None:
+        die_first()
+        drop_to(uid)
+        os.umask(0o022)
+        os.chdir(cwd)
+        filt.install()
+
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.PIPE,
+                                stdout=w, stderr=w, start_new_session=True)  # fmt: skip
+    except OSError as e:
+        os.close(r)
+        os.close(w)
+        return {"exit_code": 127, "output": f"cannot start: {e}", "timed_out": False,
+                "output_bytes": 0, "oom": False, "pids_max": False}  # fmt: skip
+    os.close(w)
+    threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
+    out, total, timed_out = _collect(proc, r, start + timeout, cap)
+    kill_all(uid=uid)
+    code = proc.poll()
+    if code is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+        code = proc.wait()
+    os.close(r)
+    reap()
+    oom1, pids1 = limit_counters()
+    return {"exit_code": code, "output": out.decode("utf-8", "replace"), "output_bytes": total,
+            "timed_out": timed_out, "oom": oom1 > oom0, "pids_max": pids1 > pids0,
+            "duration_s": round(time.monotonic() - start, 3)}  # fmt: skip
+
+
+def _feed(proc: subprocess.Popen, data: bytes) -> None:
+    """Write stdin from a thread: a program that never reads it cannot block the runner."""
+    with contextlib.suppress(OSError, ValueError):
+        assert proc.stdin is not None
+        proc.stdin.write(data)
+    with contextlib.suppress(OSError, ValueError):
+        proc.stdin.close()  # type: ignore[union-attr]
+
+
+def _collect(proc: subprocess.Popen, r: int, deadline: float, cap: int) -> tuple[bytes, int, bool]:
+    """Read the merged output until the command and its pipe end or the deadline passes;
+    (kept bytes, bytes seen, timed out)."""
+    os.set_blocking(r, False)
+    sel = selectors.DefaultSelector()
+    sel.register(r, selectors.EVENT_READ)
+    out, total, timed_out = bytearray(), 0, False
+    while sel.get_map():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = proc.poll() is None
+            break
+        if proc.poll() is not None and not sel.select(0):
+            break
+        for _ in sel.select(min(left, 0.05)):
+            try:
+                chunk = os.read(r, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                sel.unregister(r)
+                break
+            total += len(chunk)
+            if len(out) < cap:
+                out += chunk[: cap - len(out)]
+        if total > cap * 64:  # a flood: stop it rather than read it all
+            break
+    sel.close()
+    return bytes(out), total, timed_out
+
+
+def op_open(job: dict) -> dict:
+    if os.path.exists(STATE):
+        return {"error": "this container already holds an episode"}
+    agent = int(job["agent_uid"])  # the host chose it and made /app its tmpfs
+    if agent < 100_000 or os.stat(WORKSPACE).st_uid != agent:
+        return {"error": f"{WORKSPACE} is not a workspace of uid {agent}"}
+    with open(STATE, "w", encoding="utf-8") as fh:
+        json.dump({"agent": agent}, fh)
+    files = job.get("files", {})
+    executable = set(job.get("executable", []))
+
+    def lay_out() -> bytes:
+        os.makedirs(f"/tmp/home-{agent}", mode=0o755)
+        for rel, text in files.items():
+            path = os.path.normpath(os.path.join(WORKSPACE, rel))
+            if not path.startswith(WORKSPACE + "/"):
+                raise ValueError(f"file {rel!r} leaves the workspace")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            data = base64.b64decode(text["b64"]) if isinstance(text, dict) else text.encode()
+            with open(path, "wb") as fh:
+                fh.write(data)
+            os.chmod(path, 0o755 if rel in executable else 0o644)
+        return b""
+
+    _, err = as_agent(agent, lay_out)
+    if err:
+        return {"error": f"cannot lay out the workspace: {err}"}
+    result = {"agent_uid": agent}
+    if job.get("setup"):
+        setup = run_confined(["/bin/bash", "-c", job["setup"]], agent, WORKSPACE,
+                             agent_env(agent), b"", float(job.get("timeout_s", 60)),
+                             64 << 10)  # fmt: skip
+        result["setup"] = setup
+    return result
+
+
+def op_bash(job: dict) -> dict:
+    agent = load_state()["agent"]
+    return run_confined(["/bin/bash", "-c", job["command"]], agent, WORKSPACE,
+                        agent_env(agent), b"", float(job["timeout_s"]),
+                        int(job.get("output_limit", 16 << 10)))  # fmt: skip
+
+
+def _path(rel: str) -> str:
+    return os.path.normpath(os.path.join(WORKSPACE, rel))
+
+
+def op_read(job: dict) -> dict:
+    agent = load_state()["agent"]
+    cap = int(job.get("limit", 64 << 10))
+
+    def read() -> bytes:
+        with open(_path(job["path"]), "rb") as fh:
+            return fh.read(cap + 1)
+
+    data, err = as_agent(agent, read)
+    if err:
+        return {"ok": False, "error": err}
+    return {"ok": True, "content": data[:cap].decode("utf-8", "replace"), "cut": len(data) > cap}
+
+
+def op_write(job: dict) -> dict:
+    agent = load_state()["agent"]
+
+    def write() -> bytes:
+        path = _path(job["path"])
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(job["content"])
+        return b""
+
+    _, err = as_agent(agent, write)
+    return {"ok": err is None, "error": err}
+
+
+def snapshot() -> bytes:
+    """As the agent: the workspace as data. Regular files with content (capped), directories,
+    symlinks as their target text; nothing is followed, FIFOs and devices are listed only."""
+    entries, budget = [], [SNAPSHOT_BYTES]
+    for root, dirs, files in os.walk(WORKSPACE, followlinks=False):
+        for name in sorted(dirs) + sorted(files):
+            if len(entries) >= SNAPSHOT_ENTRIES:
+                break
+            path = os.path.join(root, name)
+            rel = os.path.relpath(path, WORKSPACE)
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            entry = {"path": rel, "mode": stat.S_IMODE(st.st_mode)}
+            if stat.S_ISLNK(st.st_mode):
+                entry.update(type="link", target=os.readlink(path))
+            elif stat.S_ISDIR(st.st_mode):
+                entry["type"] = "dir"
+            elif stat.S_ISREG(st.st_mode):
+                entry.update(type="file", size=st.st_size)
+                if st.st_size <= min(FILE_CAP, budget[0]):
+                    try:
+                        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+                        with os.fdopen(fd, "rb") as fh:
+                            data = fh.read(FILE_CAP)
+                        budget[0] -= len(data)
+                        entry["b64"] = base64.b64encode(data).decode()
+                    except OSError:
+                        entry["unreadable"] = True
+            else:
+                entry["type"] = "other"
+            entries.append(entry)
+    return json.dumps(entries).encode()
+
+
+def op_judge(job: dict) -> dict:
+    """Kill the agent's processes, snapshot the workspace, then run the tests as a fresh uid."""
+    state = load_state()
+    agent = state["agent"]
+    if not kill_all():  # every process that is not root: the agent has none left after this
+        return {"error": "agent processes would not die before the judge", "clean": False}
+    data, err = as_agent(agent, snapshot, timeout=60.0)
+    if err:
+        return {"error": f"snapshot failed: {err}", "agent_fault": True}
+    judge, executor = fresh_uids(2)
+    home = f"/tmp/judge-{judge}"
+
+    def lay_out_tests() -> bytes:
+        os.makedirs(home + "/tests", mode=0o700)
+        os.chmod(home, 0o700)
+        os.makedirs(home + "/ws", mode=0o700)
+        for rel, text in job["tests"].items():
+            path = os.path.normpath(os.path.join(home, "tests", rel))
+            if not path.startswith(home + "/tests/"):
+                raise ValueError(f"test file {rel!r} leaves the tests folder")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        entries = json.loads(data)
+        for e in entries:  # the snapshot as plain files: no link of the agent's is followed
+            path = os.path.normpath(os.path.join(home, "ws", e["path"]))
+            if not path.startswith(home + "/ws/"):
+                continue
+            if e["type"] == "dir":
+                os.makedirs(path, exist_ok=True)
+            elif e["type"] == "file" and "b64" in e:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(base64.b64decode(e.pop("b64")))
+            e.pop("b64", None)
+        with open(home + "/ws.json", "w", encoding="utf-8") as fh:
+            json.dump(entries, fh)
+        return b""
+
+    _, err = as_agent(judge, lay_out_tests, timeout=60.0)
+    if err:
+        return {"error": f"cannot lay out the tests: {err}"}
+    return run_judge(job, judge, executor, home)
+
+
+def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
+    """J runs judge_main.py; its requests to run the agent's programs are served as E."""
+    req_r, req_w = os.pipe()  # J -> runner
+    res_r, res_w = os.pipe()  # runner -> J
+    rep_r, rep_w = os.pipe()  # J's report
+    env = {"HOME": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+           "RLVR_FDS": f"{req_w},{res_r},{rep_w}", "RLVR_JUDGE_HOME": home}  # fmt: skip
+
+    def child() -> None:
+        drop_to(judge)
+        os.chdir(home)
+
+    argv = ["/usr/bin/python3", "-I", "/opt/rlvr/judge_main.py", home + "/tests/" + job["test"]]
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            pass_fds=(req_w, res_r, rep_w), start_new_session=True)  # fmt: skip
+    for fd in (req_w, res_r, rep_w):
+        os.close(fd)
+    deadline = start + float(job["timeout_s"])
+    sel = selectors.DefaultSelector()
+    assert proc.stdout is not None
+    streams = {req_r: bytearray(), rep_r: bytearray(), proc.stdout.fileno(): bytearray()}
+    for fd in streams:
+        os.set_blocking(fd, False)
+        sel.register(fd, selectors.EVENT_READ)
+    runs = 0
+    timed_out = False
+    while sel.get_map():
+        left = deadline - time.monotonic()
+        if left <= 0:
+            timed_out = True
+            break
+        for key, _ in sel.select(min(left, 0.1)):
+            try:
+                chunk = os.read(key.fd, 1 << 16)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                sel.unregister(key.fd)
+                continue
+            buf = streams[key.fd]
+            if len(buf) < (1 << 20):
+                buf += chunk
+            while key.fd == req_r and b"\n" in buf:
+                line, _, rest = bytes(buf).partition(b"\n")
+                buf[:] = rest
+                runs += 1
+                reply = serve(line, executor, min(deadline - time.monotonic(), 120.0))
+                with contextlib.suppress(OSError):
+                    os.write(res_w, json.dumps(reply).encode() + b"\n")
+    kill_all()
+    code = proc.wait()
+    sel.close()
+    for fd in (req_r, rep_r, res_w):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    return {"exit_code": code, "report": streams[rep_r].decode("utf-8", "replace"),
+            "output": streams[proc.stdout.fileno()].decode("utf-8", "replace")[-8000:],
+            "timed_out": timed_out, "agent_runs": runs,
+            "duration_s": round(time.monotonic() - start, 3)}  # fmt: skip
+
+
+def serve(line: bytes, executor: int, budget: float) -> dict:
+    """One request of the judge: run an argv of the agent's as E in /app."""
+    try:
+        req = json.loads(line)
+        argv = [str(a) for a in req["argv"]]
+        stdin = str(req.get("stdin", "")).encode()
+        timeout = max(0.1, min(float(req.get("timeout_s", 10)), budget))
+    except (ValueError, KeyError, TypeError) as e:
+        return {"exit_code": -1, "output": f"bad request: {e}", "timed_out": False}
+    env = agent_env(executor)
+    env["HOME"] = env["TMPDIR"] = "/tmp"
+    res = run_confined(argv, executor, WORKSPACE, env, stdin, timeout, 1 << 20)
+    return {k: res[k] for k in ("exit_code", "output", "timed_out", "oom")}
+
+
+OPS = {"open": op_open, "bash": op_bash, "read": op_read, "write": op_write, "judge": op_judge}
+
+
+def main() -> int:
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    op = sys.argv[1] if len(sys.argv) > 1 else ""
+    try:
+        job = json.loads(sys.stdin.buffer.read())
+        if op not in OPS:
+            emit({"error": f"unknown op {op!r}; use {', '.join(OPS)}"})
+            return 2
+        emit(OPS[op](job))
+    except Exception as e:  # a runner bug must surface as such, never as the agent's fault
+        import traceback
+
+        tail = "".join(traceback.format_exception(e)[-3:])
+        emit({"error": f"episode runner crashed: {tail[-600:]}"})
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
