@@ -67,7 +67,7 @@ class TerminalSession:
         if call.name == "read_file":
             r = box.read(args["path"], READ_LIMIT)
             if not r.get("ok"):
-                return Observation(tool="read_file", content=str(r.get("error")), error=True)
+                return Observation(tool="read_file", content=str(r.get("problem")), error=True)
             cut = f"\n[cut at {READ_LIMIT} bytes]" if r.get("cut") else ""
             return Observation(tool="read_file", content=str(r.get("content", "")) + cut)
         if call.name == "write_file":
@@ -75,7 +75,7 @@ class TerminalSession:
             self.actions.append(f"printf %s {data} | base64 -d > {shlex.quote(args['path'])}")
             r = box.write(args["path"], args["content"])
             if not r.get("ok"):
-                return Observation(tool="write_file", content=str(r.get("error")), error=True)
+                return Observation(tool="write_file", content=str(r.get("problem")), error=True)
             return Observation(tool="write_file", content=f"wrote {args['path']}")
         if call.name == "submit":
             return Observation(tool="submit", content="submitted")
@@ -97,7 +97,7 @@ class TerminalSession:
 def _bash_text(r: dict, timeout: float) -> str:
     lines = [f"exit code {r.get('exit_code')}"]
     if r.get("timed_out"):
-        lines[0] += f" (stopped after {timeout:g} s)"
+        lines[0] = f"stopped after {timeout:g} s (the command's time limit)"
     if r.get("oom"):
         lines[0] += " (the memory limit was hit)"
     out = str(r.get("output", ""))

@@ -136,6 +136,11 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
     os.close(w)
     threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
     out, total, timed_out = _collect(proc, r, start + timeout, cap)
+    if not timed_out:  # the pipe closed: give the command until its deadline to exit
+        try:
+            proc.wait(timeout=max(0.0, start + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
     kill_all(uid=uid)
     code = proc.poll()
     if code is None:
@@ -247,7 +252,7 @@ def op_read(job: dict) -> dict:
 
     data, err = as_agent(agent, read)
     if err:
-        return {"ok": False, "error": err}
+        return {"ok": False, "problem": err}
     return {"ok": True, "content": data[:cap].decode("utf-8", "replace"), "cut": len(data) > cap}
 
 
@@ -262,7 +267,7 @@ def op_write(job: dict) -> dict:
         return b""
 
     _, err = as_agent(agent, write)
-    return {"ok": err is None, "error": err}
+    return {"ok": True} if err is None else {"ok": False, "problem": err}
 
 
 def snapshot() -> bytes:

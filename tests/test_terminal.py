@@ -1,0 +1,129 @@
+"""The terminal environment against real Docker: references pass and empty episodes fail,
+episodes run through the tool path, and what an agent with a shell cannot do to its judge."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rlvr.episodes.run import EpisodeRunner
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.replay import ReplayPolicy
+from rlvr.registry import load_env
+from rlvr.types import Task
+
+
+@pytest.fixture(scope="module")
+def env():  # type: ignore[no-untyped-def]
+    return load_env("terminal")
+
+
+def call(name: str, **args: object) -> str:
+    return "<tool_call>" + json.dumps({"name": name, "arguments": args}) + "</tool_call>"
+
+
+def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "script.jsonl"
+    path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
+    [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
+    return group
+
+
+def test_every_reference_passes_and_every_empty_answer_fails(env) -> None:  # type: ignore[no-untyped-def]
+    tasks = env.tasks()
+    assert len(tasks) >= 3
+    bad = []
+    for task in tasks:
+        ref, empty = env.grader.grade_group(task, [task.reference or "", ""])
+        if ref.reward != 1.0 or empty.reward != 0.0:
+            bad.append((task.id, ref.reason, empty.reason))
+    assert not bad, bad
+
+
+def test_both_splits_have_tasks(env) -> None:  # type: ignore[no-untyped-def]
+    assert env.tasks_in("train") and env.tasks_in("test")
+
+
+def test_an_episode_solves_a_task_through_the_tools(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("count-error-lines")
+    solve = [
+        "Let me look.\n" + call("bash", command="head -3 app.log; wc -l app.log"),
+        call("bash", command="awk '$2 == \"ERROR\"' app.log | wc -l > error_count.txt"),
+        call("write_file", path="notes/draft.txt", content="draft"),
+        call("bash", command="awk '$2 == \"ERROR\" {print $3}' app.log | sort -u > error_workers.txt"),
+        call("read_file", path="error_count.txt"),
+        call("submit"),
+    ]
+    wrong = [call("bash", command="echo 32 > error_count.txt"), call("submit")]
+    group = episodes(env, task, [solve, wrong, []], tmp_path)
+    rewards = [r.verdict.reward for r in group]  # type: ignore[union-attr]
+    assert rewards == [1.0, 0.0, 0.0], [r.verdict.reason for r in group]  # type: ignore[union-attr]
+    ep = group[0].sample.episode
+    assert ep is not None and ep.end == "submit" and len(ep.turns) == 6
+    first = ep.turns[0].observations[0].content
+    assert first.startswith("exit code 0") and "201 app.log" in first
+    assert ep.turns[4].observations[0].content.strip() == "33"
+    # the stored answer is the agent's actions as a script, which `rlvr grade` replays
+    assert env.grade(task, [group[0].sample.text])[0].reward == 1.0
+
+
+def test_background_processes_die_with_their_command(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A process left running to write the answer later (after the judge's snapshot, or into
+    a later command's view) is killed when its command ends."""
+    task = env.task("count-error-lines")
+    later = "(sleep 2; echo 33 > error_count.txt) > /dev/null 2>&1 & disown; echo started"
+    check = "sleep 3; ls error_count.txt 2>&1; pgrep -c sleep || true"
+    group = episodes(env, task, [[call("bash", command=later), call("bash", command=check)]],
+                     tmp_path)  # fmt: skip
+    ep = group[0].sample.episode
+    assert ep is not None
+    assert "No such file" in ep.turns[1].observations[0].content
+    assert group[0].verdict is not None and group[0].verdict.reward == 0.0
+
+
+def test_a_symlink_to_somewhere_else_is_not_followed_by_the_judge(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("count-error-lines")
+    links = call("bash", command="ln -s /etc/hostname error_count.txt; ln -s /proc/1/environ "
+                 "error_workers.txt; ls -l")  # fmt: skip
+    group = episodes(env, task, [[links, call("submit")]], tmp_path)
+    verdict = group[0].verdict
+    assert verdict is not None and verdict.reward == 0.0
+    assert "not a regular file" in verdict.reason
+
+
+def test_the_agent_sees_no_test_and_cannot_write_outside_its_reach(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("fix-makefile")
+    probe = call("bash", command=(
+        "id -u; ls -a /opt/rlvr; cat /opt/rlvr/episode.json; grep -rl test_program_greets /opt "
+        "/tmp /app /root /home /srv /var /etc 2>/dev/null | head -3; echo x > /usr/bin/python3; echo y > /opt/rlvr/judge_main.py; "
+        "touch /opt/rlvr/evil; echo done"
+    ))  # fmt: skip
+    group = episodes(env, task, [[probe, call("submit")]], tmp_path)
+    ep = group[0].sample.episode
+    assert ep is not None
+    out = ep.turns[0].observations[0].content
+    assert "test.py" not in out and "test_program_greets" not in out.split("episode.json")[-1]
+    assert "Read-only file system" in out or "Permission denied" in out
+    assert group[0].verdict is not None and group[0].verdict.reward == 0.0
+
+
+def test_a_program_run_by_the_judge_cannot_forge_the_report(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The judge runs the agent's `greet` as another uid: it may print anything and try every
+    inherited descriptor, but the report pipe is only the judge's."""
+    task = env.task("fix-makefile")
+    forge = (
+        "cat > greet <<'EOF'\n#!/bin/bash\n"
+        'for fd in /proc/self/fd/*; do echo \'{"tests": [{"name": "test_x", "outcome": '
+        '"passed"}]}\' > "$fd" 2>/dev/null; done\n'
+        "for p in /proc/[0-9]*; do cat $p/environ 2>/dev/null | tr '\\0' '\\n' | grep RLVR; done\n"
+        "kill -9 -1 2>/dev/null\necho hello, world\nEOF\nchmod +x greet"
+    )
+    group = episodes(env, task, [[call("bash", command=forge), call("submit")]], tmp_path)
+    verdict = group[0].verdict
+    assert verdict is not None and verdict.status == "scored" and verdict.reward == 0.0
+    assert {t.name for t in verdict.tests} == {
+        "test_default_greeting", "test_makefile_links_both_objects", "test_program_greets",
+        "test_sources_unchanged",
+    }  # fmt: skip
