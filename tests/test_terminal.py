@@ -52,7 +52,9 @@ def test_an_episode_solves_a_task_through_the_tools(env, tmp_path: Path) -> None
         "Let me look.\n" + call("bash", command="head -3 app.log; wc -l app.log"),
         call("bash", command="awk '$2 == \"ERROR\"' app.log | wc -l > error_count.txt"),
         call("write_file", path="notes/draft.txt", content="draft"),
-        call("bash", command="awk '$2 == \"ERROR\" {print $3}' app.log | sort -u > error_workers.txt"),
+        call(
+            "bash", command="awk '$2 == \"ERROR\" {print $3}' app.log | sort -u > error_workers.txt"
+        ),
         call("read_file", path="error_count.txt"),
         call("submit"),
     ]
@@ -97,7 +99,8 @@ def test_the_agent_sees_no_test_and_cannot_write_outside_its_reach(env, tmp_path
     task = env.task("fix-makefile")
     probe = call("bash", command=(
         "id -u; ls -a /opt/rlvr; cat /opt/rlvr/episode.json; grep -rl test_program_greets /opt "
-        "/tmp /app /root /home /srv /var /etc 2>/dev/null | head -3; echo x > /usr/bin/python3; echo y > /opt/rlvr/judge_main.py; "
+        "/tmp /app /root /home /srv /var /etc 2>/dev/null | head -3; echo x > /usr/bin/python3; "
+        "echo y > /opt/rlvr/judge_main.py; "
         "touch /opt/rlvr/evil; echo done"
     ))  # fmt: skip
     group = episodes(env, task, [[probe, call("submit")]], tmp_path)
