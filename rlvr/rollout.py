@@ -120,6 +120,7 @@ def score_group(
             verdicts = env.audit.apply(task, answers, verdicts)
     else:
         verdicts = env.grade(task, [s.text for s in samples])
+    verdicts = [flag_episode(env, s, v) for s, v in zip(samples, verdicts, strict=True)]
     elapsed = time.perf_counter() - start
     group = ScoredGroup(
         env=env.name, task_id=task.id, samples=list(samples), verdicts=verdicts, step=config.step
@@ -137,6 +138,18 @@ def sampling_for_batch(config: RolloutConfig, batch: int) -> SamplingConfig:
     if config.sampling.seed is None:
         return config.sampling
     return config.sampling.model_copy(update={"seed": config.sampling.seed + batch})
+
+
+def flag_episode(env: Environment, sample: Sample, verdict: Verdict) -> Verdict:
+    """An episode's verdict with the flags its tool calls earn, under the environment's hack
+    policy ("report" when it sets none)."""
+    if sample.episode is None:
+        return verdict
+    from rlvr.audit.flags.episodes import episode_flags
+    from rlvr.audit.flags.policy import HackPolicy, apply_policy
+
+    policy = env.audit.policy if env.audit is not None and env.audit.policy else HackPolicy()
+    return apply_policy(verdict, episode_flags(sample.episode), policy)
 
 
 def sample_batch(

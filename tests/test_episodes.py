@@ -289,3 +289,19 @@ def test_a_stored_episode_is_tokenised_with_its_environment_tokens_masked(
     assert prompt == s.prompt_token_ids
     assert len(ids) == len(mask) and 0 < sum(mask) < len(mask)
     assert len(mask) - sum(mask) == len(s.token_mask or []) - sum(s.token_mask or [])
+
+
+def test_rollout_puts_episode_flags_on_the_verdicts(tmp_path: Path) -> None:
+    from rlvr.rollout import RolloutConfig, score_tasks
+
+    env = notes_env()
+    sneaky = [
+        call("write_file", path="/etc/answer.txt", content="42"),
+        call("write_file", path="answer.txt", content="42"),
+        call("submit"),
+    ]
+    policy = script(tmp_path / "s.jsonl", [("n0", sneaky)])
+    [group] = score_tasks(env, policy, env.tasks()[:1], RolloutConfig(g=1))
+    verdict = group.verdicts[0]
+    assert verdict.reward == 1.0  # the default policy only reports
+    assert [f.kind for f in verdict.flags] == ["outside_workspace"]
