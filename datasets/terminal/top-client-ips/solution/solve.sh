@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+cd /app
+awk '$9 ~ /^2/ {print $1}' access.log | sort | uniq -c | awk '{print $1, $2}' | sort -k1,1nr -k2,2 | head -5 > top5.txt
