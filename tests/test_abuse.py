@@ -965,3 +965,19 @@ def test_state_an_answer_leaves_reaches_no_later_answer(state_envs, name, attack
         assert attacker.cause in ("memory_limit", "runner_killed"), attacker.reason
         if name != "humaneval-check":  # flags come with Environment.grade
             assert any(f.kind == "sandbox_abuse" for f in attacker.flags), attacker.flags
+
+
+NATIVE_STATE = sorted(p.name for p in STATE.glob("native.*.txt"))  # native.<env>.<what>.txt
+
+
+@pytest.mark.parametrize("payload", NATIVE_STATE)
+def test_state_left_by_native_code_reaches_no_later_answer(state_envs, payload):
+    name = payload.split(".")[1]
+    task = state_envs[name].task(STATE_ENVS[name][0])
+    ref, attack = task.reference or "", (STATE / payload).read_text(encoding="utf-8")
+    verdicts = _grade_state(state_envs, name, [ref, attack, ref, ref])
+    again = _grade_state(state_envs, name, [ref, ref])
+    got = [(v.status, v.reward) for v in verdicts + again]
+    assert got == [("scored", 1.0), ("scored", 0.0)] + [("scored", 1.0)] * 4, [
+        (v.status, v.reason, v.details.get("stderr", "")[-300:]) for v in verdicts + again
+    ]

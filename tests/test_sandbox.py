@@ -253,7 +253,7 @@ def test_result_parser_takes_the_first_valid_line_and_never_raises():
         assert parse_result(bad, RunResult) is None
     assert parse_result(deep + b"\n" + good, RunResult)["report"] == "r"  # later valid line
     got = parse_result(RESULT_MARK + b'{"error": "runner crashed: x"}', RunResult)
-    assert got == {"error": "runner crashed: x", "clean": False}
+    assert got == {"error": "runner crashed: x", "clean": False, "stale": False}
     check = RESULT_MARK + b'{"results": [{"outcome": "hacked"}], "clean": true}'
     assert parse_result(check, CheckResult) is None  # outcome outside the schema
 
@@ -274,6 +274,35 @@ def test_a_raising_report_adapter_masks_that_answer_only():
     v = command_verdict(ExecOutcome(None, 1, "gone"), ReportAdapter("b", boom), "n", 1, None,
                         "all_pass", spec)  # fmt: skip
     assert v.status == "infra_error"
+
+
+def test_the_job_that_left_state_or_filled_the_memory_is_scored_never_masked():
+    """What each job left (`left_behind`) and a runner lost to an OOM kill (`ExecOutcome.oom`)
+    are scored 0 for that job, cause memory_limit, flagged; a check group's partial results
+    (it stops after an answer that left state) are judged as far as they go."""
+    from rlvr.audit.flags.sandbox import verdict_flags
+    from rlvr.graders.code.verdict import command_verdict, pycheck_verdicts
+    from rlvr.sandbox.docker import ExecOutcome
+    from rlvr.sandbox.reports import ReportAdapter
+    from rlvr.sandbox.spec import SandboxSpec
+
+    spec = SandboxSpec(image="x", test_command=["t"], report_from="stdout")
+    adapter = ReportAdapter("pytest", lambda _inp: [])
+    what = ["SysV shm 3 (owner uid 0, creator uid 1234)"]
+    left = ExecOutcome({"exit_code": 0, "stdout": "", "clean": False, "left_behind": what}, 0, "")
+    oom = ExecOutcome(None, 137, "", oom=True)
+    for out in (left, oom):
+        v = command_verdict(out, adapter, "n", 1, None, "all_pass", spec)
+        assert (v.status, v.reward, v.cause) == ("scored", 0.0, "memory_limit"), v.reason
+        assert any(f.kind == "sandbox_abuse" for f in verdict_flags(v)), v
+    v = command_verdict(oom, adapter, "n", 1, None, "all_pass", spec)
+    assert "out-of-memory killer ended the sandbox's runner" in v.reason
+    items = [{"outcome": "passed"}, {"outcome": "failed", "left_behind": ["9 entries in /tmp"]}]
+    got = pycheck_verdicts(ExecOutcome({"results": items, "clean": False}, 0, ""), 3, "all_pass")
+    assert got is not None
+    assert [(v.reward, v.cause) for v in got] == [(1.0, None), (0.0, "memory_limit")]
+    assert pycheck_verdicts(oom, 1, "all_pass")[0].cause == "memory_limit"  # type: ignore[index]
+    assert pycheck_verdicts(oom, 2, "all_pass") is None  # rerun one by one to find who
 
 
 def test_workspace_wipe_is_not_recursive(tmp_path):
