@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from rlvr.evaluation.passk import Estimate
 from rlvr.evaluation.results import EvalSummary, TaskResult
+from rlvr.evaluation.transcripts import transcripts_html
+from rlvr.types import ScoredGroup
 
 
 def _bars(ax: Any, items: list[tuple[str, Estimate]], title: str) -> None:
@@ -54,8 +56,14 @@ def _fmt(e: Estimate) -> str:
     return f"{e.mean:.3f} [{e.ci95[0]:.3f}, {e.ci95[1]:.3f}]"
 
 
-def write_report(out: Path, summary: EvalSummary, results: Sequence[TaskResult]) -> Path:
-    """Write report.png and report.html into the evaluation folder; returns the page."""
+def write_report(
+    out: Path,
+    summary: EvalSummary,
+    results: Sequence[TaskResult],
+    groups: Iterable[ScoredGroup] = (),
+) -> Path:
+    """Write report.png and report.html into the evaluation folder; returns the page. For a
+    multi-turn environment the page adds pass@1 by turn budget and a few transcripts."""
     image = plot(summary, results, out / "report.png")
     rows = "".join(
         f"<tr><td>{html.escape(k)}</td><td>{_fmt(e)}</td><td>{e.n_tasks}</td></tr>"
@@ -67,6 +75,17 @@ def write_report(out: Path, summary: EvalSummary, results: Sequence[TaskResult])
             f"<td>{e.n_tasks}</td></tr>"
             for label, e in labels.items()
         )
+    if summary.episodes is not None:
+        for turns, e in summary.episodes["pass@1_by_turns"].items():
+            est = Estimate.model_validate(e)
+            rows += f"<tr><td>pass@1 within {turns} turn(s)</td><td>{_fmt(est)}</td>"
+            rows += f"<td>{est.n_tasks}</td></tr>"
+        rows += (
+            f"<tr><td>mean turns</td><td>{summary.episodes['turns_mean']:.2f}</td><td></td></tr>"
+        )
+        rate = summary.episodes["tool_error_rate"]
+        rows += f"<tr><td>tool-call error rate</td><td>{rate:.3f}</td><td></td></tr>"
+    episodes = transcripts_html(groups)
     worst = sorted(
         (r for r in results if r.pass_at.get("pass@1") is not None),
         key=lambda r: r.pass_at["pass@1"] or 0.0,
@@ -84,6 +103,7 @@ samples. Intervals: 95% percentile bootstrap over tasks.</p>
 <table><tr><th>metric</th><th>mean [95% interval]</th><th>tasks</th></tr>{rows}</table>
 <figure><img alt="evaluation" src="data:image/png;base64,{png}"></figure>
 <h2>Lowest pass@1</h2><ul>{failing}</ul>
+{episodes}
 </body></html>
 """
     path = out / "report.html"

@@ -284,7 +284,9 @@ def run_eval(
     results = results_from_store(store, env.name, tasks, config.k)
     summary = summarize(config, results, wall_s=time.perf_counter() - start)
     write_outputs(out, summary, results)
-    write_report(out, summary, results)
+    chosen = {t.id for t in tasks}
+    groups = [g for g in store if g.env == env.name and g.step is None and g.task_id in chosen]
+    write_report(out, summary, results, groups)
     return summary
 
 
