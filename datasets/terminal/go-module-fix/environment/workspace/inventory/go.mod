@@ -1,0 +1,3 @@
+module example.com/inventry
+
+go 1.19

@@ -1,0 +1,5 @@
+#!/bin/bash
+set -e
+cd /app
+sed -i 's/^    /\t/; s/^hello: \$(OBJ)$/hello: $(OBJS)/' Makefile
+make
