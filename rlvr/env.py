@@ -98,12 +98,13 @@ class Environment:
             fields["tools_json"] = json.dumps(task.tools, indent=2)
         return self.prompt_template.format_map(_Missing(fields))
 
-    def messages(self, task: Task) -> list[dict[str, str]]:
+    def messages(self, task: Task, tools_note: bool = True) -> list[dict[str, str]]:
         """Chat messages (system prompt when set, then the user prompt); a multi-turn
-        environment's system prompt also names its tools and the call format."""
+        environment's system prompt also names its tools and the call format (`tools_note`
+        False leaves that to a trainer that renders tools through the chat template)."""
         msgs = []
         system = self.system_prompt
-        if self.episode is not None:
+        if self.episode is not None and tools_note:
             system = "\n\n".join(p for p in (system, self.episode.system_note()) if p)
         if system:
             msgs.append({"role": "system", "content": system})

@@ -83,7 +83,8 @@ def reward_funcs(env: Environment, workers: int = 4) -> list[RewardFunc]:
 
 
 def _prompt(env: Environment, task: Task, conversational: bool) -> Any:
-    return env.messages(task) if conversational else env.format_prompt(task)
+    # a multi-turn environment's tools reach TRL's chat template as schemas, not as prose
+    return env.messages(task, tools_note=False) if conversational else env.format_prompt(task)
 
 
 def to_hf_dataset(

@@ -1,0 +1,137 @@
+"""rlvr episodes inside TRL 1.16's agent path: `GRPOTrainer(environment_factory=...)`.
+
+`environment_factory(env)` returns a class TRL instantiates once per rollout. Its public methods
+are the environment's tools (typed, with docstrings, as TRL and transformers' chat templates
+read them); `reset(task_id=...)` opens the task's session (a repair session, or a terminal
+container) and `get_reward()` runs the final judge once, closes the session and returns the
+reward (None for a masked verdict, which TRL leaves out). TRL generates, parses the calls with
+the chat template's response parser, calls the methods and masks the tool results out of the
+loss itself.
+
+What TRL's API cannot express, and how rlvr's own learners differ:
+- the environment sees only tool calls, never the model's text: a repair answer must come as
+  the `code` argument (rlvr's loop also takes the last code block the model wrote), and a turn
+  without a call simply ends the rollout;
+- malformed calls are TRL's business (no observation that names the problem and costs a turn);
+- the turn budget is TRL's `max_tool_calling_iterations`, not the manifest's `max_turns`;
+- the submit tool cannot end the rollout early; the model has to stop calling tools;
+- only chat templates TRL knows (Qwen, Llama 3, ...) can parse calls; hack flags on episodes
+  and per-turn metrics are not computed on TRL's side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rlvr.env import Environment
+from rlvr.errors import RlvrError
+from rlvr.types import ToolCall
+
+
+class EpisodeEnvironment:
+    """One rollout of a multi-turn rlvr environment, as TRL drives it (see the module doc)."""
+
+    env: Environment
+
+    def __init__(self) -> None:
+        self.session: Any = None
+        self.task_id: str | None = None
+
+    def reset(self, task_id: str | None = None, **_: Any) -> str | None:
+        """Open the task's session; the prompt itself comes from the dataset."""
+        self._close()
+        if task_id is None:
+            raise RlvrError("the dataset needs a task_id column", "build it with to_hf_dataset")
+        assert self.env.episode is not None
+        self.task_id = task_id
+        self.session = self.env.episode.open_session(self.env, self.env.task(task_id))
+        return None
+
+    def _call(self, name: str, **arguments: Any) -> str:
+        if self.session is None:
+            return "no episode is open"
+        args = {k: v for k, v in arguments.items() if v is not None}
+        obs = self.session.call(ToolCall(name=name, arguments=args))
+        limit = self.env.episode.observation_chars if self.env.episode else 4000
+        return obs.content[:limit]
+
+    def get_reward(self) -> float | None:
+        """The final judge's reward for this rollout (None when the verdict is masked)."""
+        if self.session is None or self.task_id is None:
+            return None
+        try:
+            verdict = self.session.verdict()
+            if verdict is None:
+                task = self.env.task(self.task_id)
+                verdict = self.env.grade(task, [self.session.answer()])[0]
+        finally:
+            self._close()
+        return verdict.reward if verdict.is_scored else None
+
+    def _close(self) -> None:
+        """Release the session (private: TRL offers every public method as a tool)."""
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+
+class _Tools(EpisodeEnvironment):
+    """Every shipped tool as a method; an environment's class takes the ones it offers."""
+
+    def run_public_tests(self, code: str) -> str:
+        """Run your code on the task's public examples and see which of them fail.
+
+        Args:
+            code: The whole function, as source code.
+        """
+        return self._call("run_public_tests", code=code)
+
+    def submit(self, code: str | None = None) -> str:
+        """Submit your final answer; it is judged on hidden tests.
+
+        Args:
+            code: The whole function, as source code (repair tasks); omit it for terminal tasks.
+        """
+        return self._call("submit", code=code)
+
+    def bash(self, command: str, timeout_s: float | None = None) -> str:
+        """Run a shell command in the workspace /app and return its exit code and output.
+
+        Args:
+            command: The command line, run by bash.
+            timeout_s: Seconds before the command is stopped.
+        """
+        return self._call("bash", command=command, timeout_s=timeout_s)
+
+    def read_file(self, path: str) -> str:
+        """Read a text file of the workspace.
+
+        Args:
+            path: The file's path, relative to /app or absolute.
+        """
+        return self._call("read_file", path=path)
+
+    def write_file(self, path: str, content: str) -> str:
+        """Write (create or replace) a text file of the workspace.
+
+        Args:
+            path: The file's path, relative to /app or absolute.
+            content: The file's new text.
+        """
+        return self._call("write_file", path=path, content=content)
+
+
+TOOL_METHODS = {name: vars(_Tools)[name] for name in
+                ("run_public_tests", "submit", "bash", "read_file", "write_file")}  # fmt: skip
+
+
+def environment_factory(env: Environment) -> type[EpisodeEnvironment]:
+    """A class for `GRPOTrainer(environment_factory=...)` exposing `env`'s tools as methods."""
+    if env.episode is None:
+        raise RlvrError(
+            f"environment {env.name!r} is single-turn",
+            "use rlvr.integrations.trl.reward_funcs for it, or pick a multi-turn environment",
+        )
+    methods = {name: TOOL_METHODS[name] for name in env.episode.tools}
+    name = "Rlvr" + "".join(p.capitalize() for p in env.name.replace("_", "-").split("-"))
+    return type(name, (EpisodeEnvironment,), {"env": env, **methods})
