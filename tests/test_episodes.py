@@ -305,3 +305,35 @@ def test_rollout_puts_episode_flags_on_the_verdicts(tmp_path: Path) -> None:
     verdict = group.verdicts[0]
     assert verdict.reward == 1.0  # the default policy only reports
     assert [f.kind for f in verdict.flags] == ["outside_workspace"]
+
+
+def test_a_served_model_gets_each_turn_as_chat_messages_with_the_tool_results() -> None:
+    from test_policies import _Server
+
+    from rlvr.policies.openai import OpenAIPolicy
+
+    turns = [
+        call("write_file", path="answer.txt", content="42"),
+        call("read_file", path="answer.txt"),
+        call("submit"),
+    ]
+
+    def respond(body: dict) -> tuple[int, dict]:
+        k = sum(m["role"] == "assistant" for m in body["messages"])
+        message = {"role": "assistant", "content": turns[k]}
+        choice = {"index": 0, "message": message, "finish_reason": "stop"}
+        return 200, {"object": "chat.completion", "model": "m", "choices": [choice]}
+
+    server = _Server(respond)
+    try:
+        env = notes_env()
+        policy = OpenAIPolicy(server.url, model="m")
+        [[result]] = EpisodeRunner(env, policy).run(env.tasks()[:1], 1, SamplingConfig())
+    finally:
+        server.close()
+    assert result.verdict is not None and result.verdict.reward == 1.0
+    posts = [r for r in server.requests if r.get("path") == "/v1/chat/completions"]
+    assert len(posts) == 3
+    last = posts[2]["messages"]
+    assert [m["role"] for m in last] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert last[-1]["content"] == '<tool_response name="read_file">\n42\n</tool_response>'
