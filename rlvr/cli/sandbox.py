@@ -7,12 +7,11 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
 from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
-from rlvr.sandbox.doctor import run_doctor
+from rlvr.sandbox.doctor import print_report, run_doctor
 from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
@@ -86,10 +85,6 @@ def doctor(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
         for c in checks:
             emit({"check": c.name, "ok": c.ok, "detail": c.detail, "fix": c.fix})
     else:
-        table = Table("check", "status", "detail", "fix")
-        for c in checks:
-            status = "[green]ok[/]" if c.ok else "[red]FAIL[/]"
-            table.add_row(c.name, status, c.detail, "" if c.ok else c.fix)
-        Console().print(table)
+        print_report(checks, Console())
     if not all(c.ok for c in checks):
         raise typer.Exit(1)

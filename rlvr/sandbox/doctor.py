@@ -8,7 +8,11 @@ limits (no network, read-only root, uid 10001, no host secrets, pids and memory 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from rich.console import Console
+from rich.table import Table
 
 from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
@@ -122,3 +126,18 @@ def run_doctor() -> list[Check]:
     if checks[1].ok:
         checks.append(_probe())
     return checks
+
+
+def print_report(checks: Sequence[Check], console: Console) -> None:
+    """The checks as a table, then each failed check's fix on a line of its own, never wrapped
+    or cut by the console's width (a fix is a command to copy: a table cell of an 80-column
+    console would fold it or end it with an ellipsis)."""
+    table = Table("check", "status", "detail")
+    table.columns[2].overflow = "fold"
+    for c in checks:
+        table.add_row(c.name, "[green]ok[/]" if c.ok else "[red]FAIL[/]", c.detail)
+    console.print(table)
+    for c in checks:
+        if not c.ok and c.fix:
+            console.print(f"fix ({c.name}): {c.fix}", markup=False, highlight=False,
+                          soft_wrap=True)  # fmt: skip
