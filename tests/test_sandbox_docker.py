@@ -438,3 +438,144 @@ def test_ipc_objects_of_any_owner_are_wiped_or_the_residue_is_named(monkeypatch)
     assert "SysV shm" in seen and "owner uid 0" in seen and "SysV msg" in seen, seen
     assert "MiB of shared memory still charged" in seen and "/dev/shm" in seen, seen
     assert r["wiped"] and r["after"] == [] and r["ipc"] == {"shm": 0, "msg": 0, "sem": 0}, r
+
+
+class _Proxy:
+    """A unix socket in front of the daemon's that a test can cut (every connection closed, new
+    ones closed at once) and restore: the daemon, as the grader sees it, goes away and returns."""
+
+    def __init__(self, path: str, target: str = "/var/run/docker.sock") -> None:
+        import socket
+
+        self.path, self.target = path, target
+        self.up = threading.Event()
+        self.up.set()
+        self.conns: list = []
+        self.lock = threading.Lock()
+        self.srv = socket.socket(socket.AF_UNIX)
+        self.srv.bind(path)
+        self.srv.listen(256)
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+
+        while True:
+            try:
+                c, _ = self.srv.accept()
+            except OSError:
+                return
+            if not self.up.is_set():
+                c.close()
+                continue
+            u = socket.socket(socket.AF_UNIX)
+            u.connect(self.target)
+            with self.lock:
+                self.conns += [c, u]
+            for a, b in ((c, u), (u, c)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(a, b) -> None:
+        import socket
+
+        try:
+            while chunk := a.recv(1 << 16):
+                b.sendall(chunk)
+            b.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def cut(self) -> None:
+        import contextlib
+        import socket
+
+        self.up.clear()
+        with self.lock:
+            conns, self.conns = self.conns, []
+        for s in conns:
+            with contextlib.suppress(OSError):
+                s.shutdown(socket.SHUT_RDWR)
+                s.close()
+
+    def close(self) -> None:
+        self.cut()
+        self.srv.close()
+
+
+def _through_proxy(monkeypatch, tmp_path, wait_s: float) -> _Proxy:
+    from rlvr.sandbox import client
+    from rlvr.sandbox.docker import close_all_pools
+
+    close_all_pools()
+    proxy = _Proxy(str(tmp_path / "docker.sock"))
+    monkeypatch.setenv("DOCKER_HOST", f"unix://{proxy.path}")
+    monkeypatch.setattr(client, "_client", None)
+    monkeypatch.setattr(client, "DAEMON_WAIT_S", wait_s)
+    return proxy
+
+
+def _stop_own_containers() -> None:
+    """What a daemon restart does to running containers (no live-restore): they stop."""
+    import docker
+
+    real = docker.DockerClient(base_url="unix:///var/run/docker.sock")
+    for c in real.containers.list(filters={"label": f"{POOL_LABEL}={os.getpid()}"}):
+        c.kill()
+
+
+def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
+    monkeypatch, tmp_path
+):
+    import rlvr
+    from rlvr.sandbox.docker import close_all_pools
+
+    proxy = _through_proxy(monkeypatch, tmp_path, 90.0)
+    try:
+        env = rlvr.load_env("python")
+        task = env.task("python/reverse_words")
+        slow = "import time\ntime.sleep(0.3)\n"  # so that jobs are in flight at the cut
+        wrong = slow + "def reverse_words(s):\n    return s\n"
+        answers = [slow + (task.reference or ""), wrong] * 24
+        got: list = []
+        grading = threading.Thread(target=lambda: got.extend(env.grade(task, answers)))
+        grading.start()
+        time.sleep(2.0)
+        proxy.cut()
+        _stop_own_containers()
+        time.sleep(5.0)
+        proxy.up.set()
+        grading.join()
+        assert [(v.status, v.reward) for v in got] == [("scored", 1.0), ("scored", 0.0)] * 24, [
+            v.reason for v in got if v.status != "scored"
+        ][:3]
+        label = {"label": f"{POOL_LABEL}={os.getpid()}", "status": "exited"}
+        for _ in range(50):  # removals run on their own threads
+            exited = get_client().containers.list(all=True, filters=label)
+            if not exited:
+                break
+            time.sleep(0.2)
+        idle = [c.id for c in env.grader.pool._idle]
+        assert exited == [], [(c.short_id, c.id in idle, c.attrs["State"]) for c in exited]
+    finally:
+        close_all_pools()
+        proxy.close()
+
+
+def test_a_daemon_that_stays_away_masks_with_a_message_that_says_so(monkeypatch, tmp_path):
+    import rlvr
+    from rlvr.sandbox.docker import close_all_pools
+
+    proxy = _through_proxy(monkeypatch, tmp_path, 3.0)
+    try:
+        env = rlvr.load_env("python")
+        task = env.task("python/reverse_words")
+        assert env.grade(task, [task.reference or ""])[0].passed  # a warm pool
+        proxy.cut()
+        verdicts = env.grade(task, [task.reference or ""] * 4)
+        assert {v.status for v in verdicts} == {"infra_error"}
+        assert all("did not answer for 3 s" in v.reason for v in verdicts), verdicts[0].reason
+    finally:
+        proxy.up.set()
+        close_all_pools()
+        proxy.close()

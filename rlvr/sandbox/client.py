@@ -4,16 +4,22 @@ Importing this module never talks to Docker: the client is made on first use, so
 tool-call environments work on machines without a daemon. Every container rlvr starts carries
 `rlvr.pool=<pid>` and `rlvr.host=<hostname>` labels; `reap_stale()` removes those whose process
 is gone, and `shutdown_all()` (atexit, SIGTERM, SIGHUP) removes this process's own.
+
+A daemon that stops answering in the middle of a run is waited for (`wait_for_daemon`, bounded
+back-off over a window that starts when the outage is first seen, shared by every thread), so
+that grading resumes when it comes back instead of masking every job in flight.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import logging
 import os
 import signal
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +31,9 @@ _lock = threading.Lock()
 _client: Any = None
 _shutdown_hooks: list[Callable[[], None]] = []
 _handlers_installed = False
+log = logging.getLogger("rlvr.sandbox")
+DAEMON_WAIT_S = float(os.environ.get("RLVR_DAEMON_WAIT_S", "120"))
+"""How long grading waits for a Docker daemon that stopped answering before it masks jobs."""
 
 
 def daemon_url() -> str:
@@ -149,3 +158,57 @@ def shutdown_all() -> None:
     for hook in hooks:
         with contextlib.suppress(Exception):
             hook()
+
+
+class _Outage:
+    """When the daemon was first seen not answering (None while it answers), for every thread."""
+
+    lock = threading.Lock()
+    since: float | None = None
+    said = 0.0
+
+
+def daemon_answers() -> bool:
+    """Does the daemon answer a ping now? (False also when no client could ever be made.)"""
+    try:
+        return bool(get_client().ping())
+    except Exception:
+        return False
+
+
+def daemon_status() -> str | None:
+    """A line for progress displays while the daemon is being waited for, else None."""
+    since = _Outage.since
+    if since is None:
+        return None
+    return (f"waiting for the Docker daemon: not answering for {time.monotonic() - since:.0f} s "
+            f"(gives up after {DAEMON_WAIT_S:.0f} s)")  # fmt: skip
+
+
+def wait_for_daemon(window_s: float | None = None) -> bool:
+    """Wait, with bounded back-off, until the daemon answers; True when it does (at once or
+    within the window counted from the outage's start), False once the window has passed."""
+    window = DAEMON_WAIT_S if window_s is None else window_s
+    delay = 0.25
+    while True:
+        if daemon_answers():
+            with _Outage.lock:
+                if _Outage.since is not None:
+                    log.warning("the Docker daemon answers again after %.0f s",
+                                time.monotonic() - _Outage.since)  # fmt: skip
+                _Outage.since = None
+            return True
+        now = time.monotonic()
+        with _Outage.lock:
+            if _Outage.since is None:
+                _Outage.since = _Outage.said = now
+                log.warning("the Docker daemon at %s does not answer; waiting up to %.0f s",
+                            daemon_url(), window)  # fmt: skip
+            elif now - _Outage.said >= 10:
+                _Outage.said = now
+                log.warning("%s", daemon_status())
+            left = _Outage.since + window - now
+        if left <= 0:
+            return False
+        time.sleep(min(delay, left))
+        delay = min(delay * 2, 5.0)

@@ -31,13 +31,16 @@ from typing import Any
 
 from rlvr.bundled import PACKAGE, bundled
 from rlvr.errors import SandboxError, SandboxSetupError
+from rlvr.sandbox import client as sandbox_client
 from rlvr.sandbox.client import (
     POOL_LABEL,
+    daemon_answers,
     get_client,
     install_signal_handlers,
     on_shutdown,
     pool_labels,
     reap_stale,
+    wait_for_daemon,
 )
 from rlvr.sandbox.hints import build_hint
 from rlvr.sandbox.results import (
@@ -59,6 +62,7 @@ RUNNER_FILES = (
     "judge_main.py",
 )  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
+DAEMON_RERUNS = 4  # a job re-run after this many daemon outages is not re-run again
 TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size
 STDERR_CAP = 64 << 10
 BATCH_JOB_OVERHEAD_S = 5.0  # per job of a batch: uids, layout, sweep and wipe (runner.py)
@@ -126,16 +130,17 @@ class ExecOutcome:
 class Container:
     """One warm container and the exec plumbing (payload on stdin, result line on stdout)."""
 
-    def __init__(self, spec: SandboxSpec, workspace: tuple[str, int] | None = None) -> None:
-        """`workspace` (path, uid): one more tmpfs, owned by that uid (an episode's agent)."""
+    def __init__(self, spec: SandboxSpec, owned: dict[str, int] | None = None) -> None:
+        """`owned` {path: uid}: more tmpfs mounts, each owned by its uid (an episode's agent
+        workspace, a verifier's folders)."""
         from docker.types import Ulimit
 
         client = get_client()
         mb = spec.tmpfs_mb
-        extra = {}
-        if workspace is not None:
-            path, uid = workspace
-            extra[path] = f"size={mb}m,mode=755,exec,uid={uid},gid={uid},nr_inodes={TMP_INODES}"
+        extra = {
+            path: f"size={mb}m,mode=755,exec,uid={uid},gid={uid},nr_inodes={TMP_INODES}"
+            for path, uid in (owned or {}).items()
+        }
         try:
             client.images.get(spec.image)  # containers.run would try a pull, which fails offline
             self.obj = client.containers.run(
@@ -155,8 +160,12 @@ class Container:
             _raise_start_error(spec.image, e)
         self.id: str = self.obj.id
         self.jobs = 0
-        out = self.exec(["python3", "-I", "-c", _INSTALL], "0:0", runner_sources(), 60,
-                        InstallResult)  # fmt: skip
+        try:
+            out = self.exec(["python3", "-I", "-c", _INSTALL], "0:0", runner_sources(), 60,
+                            InstallResult)  # fmt: skip
+        except InfraFailure:
+            threading.Thread(target=self.discard, daemon=True).start()
+            raise
         if not (out.result or {}).get("ok"):
             self.remove()
             raise InfraFailure(f"could not install the runner in {spec.image}: {out.stderr[:300]}")
@@ -256,9 +265,18 @@ class Container:
         with contextlib.suppress(Exception):
             self.obj.kill()
 
-    def remove(self) -> None:
-        with contextlib.suppress(Exception):
+    def remove(self) -> bool:
+        """Remove it now; False when the daemon refused or did not answer."""
+        try:
             self.obj.remove(force=True)
+        except Exception as e:
+            return "No such container" in str(e)
+        return True
+
+    def discard(self) -> None:
+        """Remove it, waiting for a daemon that does not answer (then removing it once more)."""
+        if not self.remove() and not daemon_answers() and wait_for_daemon():
+            self.remove()
 
 
 def _suspect(r: dict[str, Any]) -> bool:
@@ -342,7 +360,7 @@ class ContainerPool:
             else:
                 self._total -= 1
         if c is not None:
-            threading.Thread(target=c.remove, daemon=True).start()
+            threading.Thread(target=c.discard, daemon=True).start()
         self._slots.release()
 
     def run(
@@ -354,9 +372,30 @@ class ContainerPool:
 
         `files` (optional) are added to the payload's own `files`: the runner writes them into
         the workspaces of the uids that may see them.
+
+        When the daemon stops answering, the job waits for it (`wait_for_daemon`) and runs
+        again once it is back, on a live container (also when its container was one the
+        daemon's restart stopped); only a daemon that stays away past the window raises
+        InfraFailure, saying so.
         """
         if files:
             payload = {**payload, "files": {**payload.get("files", {}), **files}}
+        for _ in range(DAEMON_RERUNS):
+            try:
+                return self._run_once(payload, mode)
+            except InfraFailure as e:
+                if daemon_answers():
+                    if self.reap_exited():  # others stopped too: the daemon restarted
+                        continue
+                    raise  # a container failed, not the daemon: the caller retries or masks
+                if not wait_for_daemon():
+                    waited = sandbox_client.DAEMON_WAIT_S
+                    why = f"the Docker daemon did not answer for {waited:.0f} s (masked): {e}"
+                    raise InfraFailure(why) from None
+                self.reap_exited()
+        return self._run_once(payload, mode)
+
+    def _run_once(self, payload: dict[str, Any], mode: str) -> ExecOutcome:
         c = self._acquire()
         with self._lock:
             self.execs += 1
@@ -380,6 +419,30 @@ class ContainerPool:
             return out
         finally:
             self._release(c, healthy)
+
+    def reap_exited(self) -> int:
+        """Drop idle containers that are no longer running (a daemon restart stops them) and
+        remove every exited container of this process; how many idle ones were dropped."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        live = []
+        for c in idle:
+            if c.running(settle_s=0.0):
+                live.append(c)
+                continue
+            with self._lock:
+                self._total -= 1
+            c.remove()
+        with self._lock:
+            self._idle.extend(live)
+        with contextlib.suppress(Exception):
+            label = f"{POOL_LABEL}={os.getpid()}"
+            for gone in get_client().containers.list(
+                all=True, filters={"label": label, "status": "exited"}, ignore_removed=True
+            ):
+                with contextlib.suppress(Exception):
+                    gone.remove(force=True)
+        return len(idle) - len(live)
 
     @property
     def closed(self) -> bool:
