@@ -1,14 +1,30 @@
 """`rlvr envs validate --references`: every reference is graded; one that fails names itself."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
-from rlvr.references import check_references, reference_completion
+import pytest
+
+from rlvr.references import check_references, choose_tasks, reference_completion
 from rlvr.registry import validate_env_folder
 
 RLVR = [sys.executable, "-m", "rlvr.cli"]
+
+
+@pytest.fixture(scope="module")
+def docker() -> None:
+    if os.environ.get("RLVR_SKIP_DOCKER") == "1":
+        pytest.skip("RLVR_SKIP_DOCKER=1: Docker tests skipped on request")
+    from rlvr.sandbox.client import docker_available
+
+    ok, msg = docker_available()
+    if not ok:
+        pytest.fail(f"Docker is required: {msg} (set RLVR_SKIP_DOCKER=1 to skip explicitly)")
+
+
 MANIFEST = """
 name = "tiny-math"
 [tasks]
@@ -22,7 +38,7 @@ kind = "math"
 
 def _env(tmp_path: Path, tasks: list[dict]) -> Path:
     folder = tmp_path / "tiny-math"
-    folder.mkdir()
+    folder.mkdir(parents=True)
     (folder / "env.toml").write_text(MANIFEST)
     (folder / "tasks.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
     return folder
@@ -72,3 +88,121 @@ def test_library_call_and_reference_completion(tmp_path: Path) -> None:
     results = check_references(env)
     assert [r.passed for r in results] == [True, False]
     assert reference_completion(env, env.task("t/ok")) == "so \\boxed{2}"
+
+
+MANY = [
+    {"id": f"t/{i}", "prompt": f"{i}+0?", "gold": str(i), "reference": f"\\boxed{{{i}}}"}
+    for i in range(12)
+]
+
+
+def test_choose_tasks_first_n_or_a_stable_hash_subset(tmp_path: Path) -> None:
+    env = validate_env_folder(_env(tmp_path, MANY))
+    tasks = env.tasks()
+    assert [t.id for t in choose_tasks(tasks, 3)] == ["t/0", "t/1", "t/2"]
+    picked = choose_tasks(tasks, 4, "hash")
+    assert len(picked) == 4 and picked != tasks[:4]
+    assert [t.id for t in picked] == [t.id for t in tasks if t in picked]  # the set's order
+    assert choose_tasks(list(reversed(tasks)), 4, "hash") == list(reversed(picked))
+    assert choose_tasks(tasks, 99, "hash") == tasks and choose_tasks(tasks, None) == tasks
+
+
+def test_tasks_checks_only_n_and_says_so(tmp_path: Path) -> None:
+    folder = _env(tmp_path, [*MANY, BAD])
+    for pick, ids in (("first", ["t/0", "t/1"]), ("hash", None)):
+        result = subprocess.run(
+            [*RLVR, "envs", "validate", str(folder), "--references", "--tasks", "2",
+             "--pick", pick, "--json"],
+            capture_output=True, text=True,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        assert "all 2 reference solutions pass (2 of 13 tasks)" in result.stderr
+        rows = [json.loads(x)["task_id"] for x in result.stdout.splitlines()]
+        assert len(rows) == 2 and (ids is None or rows == ids)
+
+
+def test_skip_missing_lists_and_skips_tasks_without_a_reference(tmp_path: Path) -> None:
+    folder = _env(tmp_path, [GOOD, NONE])
+    result = subprocess.run(
+        [*RLVR, "envs", "validate", str(folder), "--references", "--skip-missing", "--json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "SKIP t/no-ref: the task has no reference solution" in result.stderr
+    assert "all 1 reference solutions pass (1 without a reference skipped)" in result.stderr
+    rows = {json.loads(x)["task_id"]: json.loads(x) for x in result.stdout.splitlines()}
+    assert rows["t/no-ref"]["skipped"] and not rows["t/ok"]["skipped"]
+    # a failing reference still fails; a set with no reference at all is not a pass
+    folder = _env(tmp_path / "b", [BAD, NONE])
+    result = subprocess.run(
+        [*RLVR, "envs", "validate", str(folder), "--references", "--skip-missing"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 1 and "1 of 1 reference solutions do not pass" in result.stderr
+    folder = _env(tmp_path / "c", [NONE])
+    result = subprocess.run(
+        [*RLVR, "envs", "validate", str(folder), "--references", "--skip-missing"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "none of the 1 tasks checked has a reference solution" in result.stderr
+    assert 'add a "reference" field to the task\'s line in' in result.stderr
+    assert "tasks.jsonl" in result.stderr
+
+
+HUMANEVAL = Path(__file__).resolve().parent.parent / "datasets" / "humaneval" / "functions.jsonl"
+FUNCTION_MANIFEST = """
+name = "fn-refs"
+[tasks]
+loader = "rlvr.tasksets.functions:load"
+args = {{ path = "{path}", stack = "{stack}", references = "{refs}" }}
+[prompt]
+template = "{{prompt}}"
+[grader]
+kind = "function"
+[grader.options]
+stack = "{stack}"
+"""
+
+
+def _function_env(tmp_path: Path, stack: str, n: int = 3) -> tuple[Path, Path, list[dict]]:
+    """A function-task environment over the first n HumanEval tasks, their references taken
+    out of the task file (so they can only come from the references folder)."""
+    lines = [json.loads(x) for x in HUMANEVAL.read_text().splitlines()[:n]]
+    data, refs, folder = tmp_path / "data.jsonl", tmp_path / "refs", tmp_path / "fn-refs"
+    data.write_text("".join(json.dumps({**x, "references": {}}) + "\n" for x in lines))
+    refs.mkdir()
+    folder.mkdir()
+    manifest = FUNCTION_MANIFEST.format(path=data, stack=stack, refs=refs)
+    (folder / "env.toml").write_text(manifest)
+    return folder, refs, lines
+
+
+def test_a_missing_function_reference_names_the_file_to_add(tmp_path: Path) -> None:
+    folder, refs, _ = _function_env(tmp_path, "go")
+    result = subprocess.run([*RLVR, "envs", "validate", str(folder), "--references", "--json"],
+                            capture_output=True, text=True)  # fmt: skip
+    assert result.returncode == 1
+    assert f"FAIL HumanEval/0: [missing] the task has no reference solution (add {refs}/" \
+           "HumanEval_0.go)" in result.stderr  # fmt: skip
+    assert f"add the reference file {refs}/HumanEval_0.go (and 2 more like it), or pass " \
+           "--skip-missing" in " ".join(result.stderr.split())  # fmt: skip
+    rows = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [r["reference_file"] for r in rows] == [
+        f"{refs}/HumanEval_{i}.go" for i in range(3)]  # fmt: skip
+
+
+def test_function_references_from_their_folder_pass_and_missing_ones_are_skipped(
+    tmp_path: Path, docker: None
+) -> None:
+    folder, refs, lines = _function_env(tmp_path, "python")
+    (refs / "HumanEval_1.py").write_text(lines[1]["references"]["python"])
+    env = validate_env_folder(folder)
+    assert reference_completion(env, env.task("HumanEval_1".replace("_", "/"))).startswith(
+        "```python\n"
+    )
+    results = check_references(env, skip_missing=True)
+    assert [(r.task_id, r.passed, r.skipped) for r in results] == [
+        ("HumanEval/0", False, True), ("HumanEval/1", True, False), ("HumanEval/2", False, True)
+    ]  # fmt: skip
+    assert results[0].reference_file == f"{refs}/HumanEval_0.py"

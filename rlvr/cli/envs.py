@@ -14,7 +14,13 @@ from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
 from rlvr.discovery import discover
 from rlvr.errors import RlvrError
 from rlvr.manifest import read_manifest
-from rlvr.references import check_references, failure_hint
+from rlvr.references import (
+    Pick,
+    check_references,
+    choose_tasks,
+    failure_hint,
+    missing_reference_fix,
+)
 from rlvr.registry import load_env, validate_env_folder
 from rlvr.splits import split_counts
 
@@ -142,11 +148,38 @@ def validate(
         bool,
         typer.Option(
             "--references",
-            help="Also grade every task's reference solution (in the sandbox for code stacks); "
-            "fail on any that does not pass.",
+            help="Also grade every task's reference solution (in the sandbox for code stacks), "
+            "batched as answers are; fail on any that does not pass.",
         ),
     ] = False,
-    workers: Annotated[int, typer.Option("--workers", min=1, help="Tasks graded at once.")] = 4,
+    n_tasks: Annotated[
+        int | None,
+        typer.Option("--tasks", min=1, help="With --references: check only N tasks (see --pick)."),
+    ] = None,
+    pick: Annotated[
+        Pick,
+        typer.Option(
+            "--pick",
+            help="Which N tasks --tasks checks: the first N, or N chosen by the hash of their "
+            "ids (spread over the whole set, the same on every run).",
+        ),
+    ] = "first",
+    skip_missing: Annotated[
+        bool,
+        typer.Option(
+            "--skip-missing",
+            help="List tasks without a reference and skip them instead of failing on them.",
+        ),
+    ] = False,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            min=1,
+            help="Tasks graded at once (a batching grader such as the function judge uses its "
+            "own pool of containers instead).",
+        ),
+    ] = 4,
     json_out: JsonOpt = False,
     env_path: EnvPathOpt = None,
 ) -> None:
@@ -154,31 +187,61 @@ def validate(
     use_env_paths(env_path)
     folder = Path(target)
     env = validate_env_folder(folder) if folder.is_dir() else load_env(target)
-    n_tasks = len(env.tasks())
+    n_all = len(env.tasks())
     if not references:
-        typer.echo(f"ok: {env.name} ({n_tasks} tasks, grader {env.grader.name})")
+        typer.echo(f"ok: {env.name} ({n_all} tasks, grader {env.grader.name})")
         return
-    _check_references(env, workers, json_out)
+    _check_references(env, choose_tasks(env.tasks(), n_tasks, pick), workers, skip_missing,
+                      json_out)  # fmt: skip
 
 
-def _check_references(env: Any, workers: int, json_out: bool) -> None:
+def _check_references(
+    env: Any, tasks: list, workers: int, skip_missing: bool, json_out: bool
+) -> None:
+    n_refs = sum(bool(t.reference) for t in tasks)
     with Progress(TextColumn("references"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), console=stderr, transient=True) as progress:  # fmt: skip
-        bar = progress.add_task("references", total=len(env.tasks()))
-        results = check_references(env, workers, lambda n: progress.advance(bar, n))
-    failed = [r for r in results if not r.passed]
+        bar = progress.add_task("references", total=n_refs)
+        results = check_references(env, workers, lambda n: progress.advance(bar, n),
+                                   skip_missing=skip_missing, tasks=tasks)  # fmt: skip
     for r in results if json_out else []:
-        emit({"task_id": r.task_id, "status": r.status, "passed": r.passed, "reason": r.reason})
+        emit({"task_id": r.task_id, "status": r.status, "passed": r.passed, "reason": r.reason,
+              "skipped": r.skipped, "reference_file": r.reference_file})  # fmt: skip
+    skipped = [r for r in results if r.skipped]
+    checked = [r for r in results if not r.skipped]
+    failed = [r for r in checked if not r.passed]
+    for r in skipped:
+        stderr.print(f"SKIP {r.task_id}: {r.reason}", markup=False, highlight=False,
+                     soft_wrap=True)  # fmt: skip
     for r in failed:
         hint = failure_hint(r)
         stderr.print(f"FAIL {r.task_id}: [{r.status}] {r.reason}" + (f" -- {hint}" if hint else ""),
                      markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+    parts = [f"{len(tasks)} of {len(env.tasks())} tasks"] if len(tasks) < len(env.tasks()) else []
+    parts += [f"{len(skipped)} without a reference skipped"] if skipped else []
+    note = f" ({'; '.join(parts)})" if parts else ""
     if failed:
-        raise RlvrError(
-            f"{env.name}: {len(failed)} of {len(results)} reference solutions do not pass "
-            f"(first: {failed[0].task_id}: {failed[0].reason})",
+        missing = [r for r in failed if r.status == "missing"]
+        fix = (
             "fix the task's reference or its tests (a test file that does not compile, test "
             "names that differ from meta.test_names, a report the adapter cannot read); "
-            "`rlvr grade` on that reference shows the full details",
+            "`rlvr grade` on that reference shows the full details"
         )
-    stderr.print(f"ok: {env.name}: all {len(results)} reference solutions pass", highlight=False)
+        if missing:
+            fix = (
+                f"{missing_reference_fix(env, missing)}; for the others: {fix}"
+                if len(missing) < len(failed)
+                else missing_reference_fix(env, missing)
+            )
+        raise RlvrError(
+            f"{env.name}: {len(failed)} of {len(checked)} reference solutions do not pass"
+            f"{note} (first: {failed[0].task_id}: {failed[0].reason})",
+            fix,
+        )
+    if not checked:
+        raise RlvrError(
+            f"{env.name}: none of the {len(tasks)} tasks checked has a reference solution",
+            missing_reference_fix(env, skipped),
+        )
+    stderr.print(f"ok: {env.name}: all {len(checked)} reference solutions pass{note}",
+                 highlight=False)  # fmt: skip
