@@ -435,13 +435,18 @@ class ContainerPool:
             c.remove()
         with self._lock:
             self._idle.extend(live)
-        with contextlib.suppress(Exception):
-            label = f"{POOL_LABEL}={os.getpid()}"
-            for gone in get_client().containers.list(
-                all=True, filters={"label": label, "status": "exited"}, ignore_removed=True
-            ):
+        label = f"{POOL_LABEL}={os.getpid()}"
+        for _ in range(3):  # the first requests after an outage may meet a dead pooled connection
+            try:
+                exited = get_client().containers.list(
+                    all=True, filters={"label": label, "status": "exited"}, ignore_removed=True
+                )
+            except Exception:
+                continue
+            for gone in exited:
                 with contextlib.suppress(Exception):
                     gone.remove(force=True)
+            break
         return len(idle) - len(live)
 
     @property

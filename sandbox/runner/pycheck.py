@@ -37,7 +37,7 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rlvr_strict
 from confine import Filter
-from sweep import die_first, drop_to, fresh_uids, kill_all, limit_counters, residue, wipe_all
+from sweep import die_first, drop_to, fresh_uids, kill_all, limit_counters, wipe_and_check
 
 RESULT_MARK = "@@RLVR-RESULT@@"
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -285,8 +285,7 @@ def run_group(job: dict) -> dict:
             before = limit_counters()
             result, fit = run_one(job, i, judge, current)
             keep = {judge.pid} | ({server.proc.pid} if server else set())
-            wipe_all(skip=keep)
-            left = residue(skip=keep)
+            left = wipe_and_check(skip=keep)
             after = limit_counters()
             result.update(oom=after[0] > before[0], pids_max=after[1] > before[1],
                           left_behind=left)  # fmt: skip
@@ -301,8 +300,7 @@ def run_group(job: dict) -> dict:
                 judge = Judge(job, judge_uid)
     finally:
         judge.close()
-    wipe_all()
-    left = residue()
+    left = wipe_and_check()
     oom1, pids1 = limit_counters()
     done = len(results) == len(uids) and not any(r["left_behind"] for r in results)
     return {"results": results, "clean": done and not left, "oom": oom1 > oom0,

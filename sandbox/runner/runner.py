@@ -55,8 +55,7 @@ from sweep import (
     kill_all,
     limit_counters,
     non_root,
-    residue,
-    wipe_all,
+    wipe_and_check,
 )
 
 RESULT_MARK = "@@RLVR-RESULT@@"
@@ -447,8 +446,7 @@ def run(job: dict) -> dict:
     except OSError as e:
         return {"error": f"cannot start the job: {e}", "clean": False}
     result["duration_s"] = round(time.monotonic() - start, 4)
-    wipe_all((judge, answer))
-    left = residue()
+    left = wipe_and_check((judge, answer))
     oom1, pids1 = limit_counters()
     result.update(oom=oom1 > oom0, pids_max=pids1 > pids0, clean=not left, left_behind=left,
                   mode=mode)  # fmt: skip
@@ -458,8 +456,7 @@ def run(job: dict) -> dict:
 def stale() -> dict | None:
     """The error result when the container is not clean before an exec's first job (never the
     case after a clean job: then the host replaces the container and blames no answer)."""
-    wipe_all()
-    left = residue()
+    left = wipe_and_check()
     if not left:
         return None
     return {"error": f"the container held state before this job: {'; '.join(left)}"[:2000],

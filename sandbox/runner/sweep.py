@@ -355,6 +355,20 @@ def wipe_all(extra: list[int] | tuple[int, ...] = (), skip: set[int] | None = No
     return not _owners() and all(_empty(d) for d in (SCRATCH_ROOT, *SHARED_DIRS))
 
 
+def wipe_and_check(
+    extra: list[int] | tuple[int, ...] = (), skip: set[int] | None = None
+) -> list[str]:
+    """`wipe_all`, then what is still there (`residue`); a second wipe first when something is
+    (a killed process still exiting on a loaded machine), so that only what stays is blamed."""
+    wipe_all(extra, skip)
+    left = residue(skip)
+    if left:
+        time.sleep(0.05)
+        wipe_all(extra, skip)
+        left = residue(skip)
+    return left
+
+
 def residue(skip: set[int] | None = None) -> list[str]:
     """What is still in the container after a wipe, in words ([] when nothing is).
 
