@@ -17,7 +17,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
@@ -38,6 +45,20 @@ def _bar(label: str, total: int) -> Progress:
     progress = Progress(*columns, console=stderr, transient=True)
     progress.add_task(label, total=total)
     return progress
+
+
+def _audit_bar(n_tasks: int) -> Progress:
+    """Answers judged (reference, trivial answers, mutants), and tasks finished."""
+    columns = (TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TextColumn("answers,"),
+               TextColumn("{task.fields[done]}/{task.fields[tasks]} tasks"),
+               TimeElapsedColumn())  # fmt: skip
+    progress = Progress(*columns, console=stderr, transient=True)
+    progress.add_task("auditing", total=None, done=0, tasks=n_tasks)
+    return progress
+
+
+def _count_task(progress: Progress, bar: TaskID) -> None:
+    progress.update(bar, done=progress.tasks[0].fields["done"] + 1)
 
 
 def _load(env_name: str, timeout: float | None):
@@ -73,7 +94,8 @@ def _gap_table(audits: list, summary: object) -> Table:  # type: ignore[type-arg
         f"{s.tasks} tasks, mutation score {s.mutation_score} (mean per task "  # type: ignore[attr-defined]
         f"{s.mean_task_score}), {s.tasks_with_survivors} with surviving mutants, "  # type: ignore[attr-defined]
         f"{s.reference_failed} failing references, {s.trivial_passed} with passing "  # type: ignore[attr-defined]
-        f"trivial answers, {s.golds_unreadable} unreadable golds, {s.duration_s} s"  # type: ignore[attr-defined]
+        f"trivial answers, {s.golds_unreadable} unreadable golds, "  # type: ignore[attr-defined]
+        f"{s.tasks_without_reference} without a reference, {s.duration_s} s"  # type: ignore[attr-defined]
     )  # type: ignore[attr-defined]
     return table
 
@@ -105,9 +127,15 @@ def graders(
     environment = _load(env, timeout)
     chosen = environment.tasks()[:tasks] if tasks else environment.tasks()
     opts = GapOptions(max_mutants=max_mutants, seed=seed, workers=workers)
-    with _bar("auditing", len(chosen)) as progress:
+    with _audit_bar(len(chosen)) as progress:
+        bar = progress.task_ids[0]
         audits, summary = audit_env(
-            environment, chosen, opts, lambda _a: progress.advance(progress.task_ids[0])
+            environment,
+            chosen,
+            opts,
+            on_done=lambda _a: _count_task(progress, bar),
+            on_graded=lambda n: progress.advance(bar, n),
+            on_planned=lambda n: progress.update(bar, total=n),
         )
     page = write_gap_report(out, audits, summary)
     stderr.print(_gap_table(audits, summary))

@@ -8,8 +8,11 @@ with the surviving mutant's diff. Math tasks swap mutants for perturbed golds (a
 gold's equivalent forms pass); tool-call tasks for schema-violating arguments.
 
 Each task is graded as one group by the environment's own grader (so code runs in its sandbox
-pool), tasks in parallel. A mutant that does not compile ("no test report") is stillborn and a
-masked verdict (infra or grader error) is not counted either way.
+pool; a batching grader gets it as sub-groups of its batch size, so progress shows per batch),
+tasks in parallel. Candidates are fenced with the stack's own tag. A mutant that does not
+compile ("no test report") is stillborn and a masked verdict (infra or grader error) is not
+counted either way. A code environment none of whose tasks has a reference is refused (there
+is nothing to mutate); a task without one is a gap that says so.
 """
 
 from __future__ import annotations
@@ -21,12 +24,15 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rlvr.audit.flags.languages import env_language
+from rlvr.audit.flags.languages import GENERIC, env_language
 from rlvr.audit.source.mutate import python_mutants, unified_diff
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.candidates import Candidate, math_candidates, toolcall_candidates
 from rlvr.audit.specgap.trivial import trivial_answers
-from rlvr.env import Environment
+from rlvr.env import Environment, distinct_answers, first_occurrences, share_verdicts
+from rlvr.errors import RlvrError
+from rlvr.grading import batches
+from rlvr.references import fence, fence_tag, missing_reference_fix, missing_results
 from rlvr.types import Task, Verdict
 
 REASON_CHARS = 200
@@ -74,11 +80,17 @@ class TaskAudit(BaseModel):
 
 
 def _fence(code: str, env: Environment, lang: str) -> str:
-    options = getattr(env.grader, "options", None)
-    if not code or getattr(options, "extract", "fenced") == "whole":
-        return code
-    tag = (getattr(options, "language", None) or [lang])[0]  # the stack's own fence tag
-    return f"```{tag}\n{code.rstrip()}\n```\n"
+    """A candidate as a model would write it: in a block with the stack's own fence tag (a code
+    grader's first language, a function judge's translator's first LANGUAGES entry), so the
+    grader's extractor takes it whatever the stack. A stack the audit only knows as "text" gets
+    an untagged block, never a ```text one (an extractor looking for its own tags reads an
+    untagged block, not a foreign tag). As it is when the grader takes answers whole."""
+    tag = fence_tag(env)
+    if tag is None and getattr(env.grader, "name", "") == "code":
+        return code  # "whole" or "function" extraction: the answer as written
+    if tag is None:
+        tag = "" if lang == GENERIC else lang
+    return fence(code, tag)
 
 
 def code_candidates(env: Environment, task: Task, lang: str, opts: GapOptions) -> list[Candidate]:
@@ -195,12 +207,52 @@ def _reasons(audit: TaskAudit) -> None:
     audit.gap = bool(audit.reasons)
 
 
-def audit_task(env: Environment, task: Task, opts: GapOptions) -> TaskAudit:
-    """Grade one task's candidates as one group and summarise them."""
+def audit_task(
+    env: Environment,
+    task: Task,
+    opts: GapOptions,
+    cands: list[Candidate] | None = None,
+    on_graded: Callable[[int], Any] | None = None,
+) -> TaskAudit:
+    """Grade one task's candidates and summarise them; `on_graded(n)` as n are judged."""
     start = time.monotonic()
-    cands = candidates(env, task, opts)
-    verdicts = env.grade(task, [c.completion for c in cands]) if cands else []
-    return summarize(task, cands, verdicts, time.monotonic() - start)
+    cands = candidates(env, task, opts) if cands is None else cands
+    verdicts = grade_candidates(env, task, [c.completion for c in cands], on_graded)
+    audit = summarize(task, cands, verdicts, time.monotonic() - start)
+    if not task.reference and env_language(env) not in NO_REFERENCE_NEEDED:
+        audit.reasons.insert(0, NO_REFERENCE)
+        audit.gap = True
+    return audit
+
+
+NO_REFERENCE = "no reference solution: only trivial answers were checked (no mutants)"
+NO_REFERENCE_NEEDED = ("math", "toolcall")  # judged against a gold or calls, not a program
+
+
+def grade_candidates(
+    env: Environment,
+    task: Task,
+    completions: list[str],
+    on_graded: Callable[[int], Any] | None = None,
+) -> list[Verdict]:
+    """The verdicts of one task's candidates, as one group would get them (identical ones
+    graded once). A grader that batches (the function judge) gets them as sub-groups of its
+    batch size in one `grade_groups` call: the same execs, and progress as each one ends."""
+    if not completions:
+        return []
+    size = getattr(getattr(env.grader, "options", None), "batch_size", None)
+    if on_graded is None or not batches(env.grader) or not isinstance(size, int):
+        verdicts = env.grade(task, completions)
+        if on_graded is not None:
+            on_graded(len(completions))
+        return verdicts
+    owner = first_occurrences(completions)
+    distinct = distinct_answers(completions, owner)
+    parts = [distinct[i : i + size] for i in range(0, len(distinct), size)]
+    rows = env.grade_groups([(task, p) for p in parts], on_graded)
+    if len(distinct) < len(completions):
+        on_graded(len(completions) - len(distinct))  # the copies, judged with their originals
+    return share_verdicts([v for row in rows for v in row], owner)
 
 
 TRIVIAL_KINDS = {
@@ -260,6 +312,7 @@ class GapSummary(BaseModel):
     tasks_with_survivors: int
     duration_s: float
     golds_unreadable: int = 0
+    tasks_without_reference: int = 0
 
 
 def summary(env_name: str, audits: list[TaskAudit], duration: float, lang: str = "") -> GapSummary:
@@ -287,6 +340,7 @@ def summary(env_name: str, audits: list[TaskAudit], duration: float, lang: str =
         tasks_with_survivors=sum(bool(a.surviving) for a in audits),
         duration_s=round(duration, 2),
         golds_unreadable=sum(bool(a.gold_unreadable) for a in audits),
+        tasks_without_reference=sum(NO_REFERENCE in a.reasons for a in audits),
     )
 
 
@@ -295,12 +349,23 @@ def audit_env(
     tasks: list[Task],
     opts: GapOptions,
     on_done: Callable[[TaskAudit], Any] | None = None,
+    on_graded: Callable[[int], Any] | None = None,
+    on_planned: Callable[[int], Any] | None = None,
 ) -> tuple[list[TaskAudit], GapSummary]:
-    """Audit `tasks` of `env` in parallel; results in task order."""
+    """Audit `tasks` of `env` in parallel; results in task order.
+
+    Raises when none of `tasks` of a code environment has a reference (nothing to mutate and
+    nothing that shows the tests can pass). `on_planned(n)` once the n answers to grade are
+    known, `on_graded(k)` as k of them are judged, `on_done(audit)` per finished task.
+    """
     start = time.monotonic()
+    require_references(env, tasks)
+    plans = {t.id: candidates(env, t, opts) for t in tasks}
+    if on_planned:
+        on_planned(sum(len(c) for c in plans.values()))
     results: dict[str, TaskAudit] = {}
     with ThreadPoolExecutor(max_workers=opts.workers) as pool:
-        futures = {pool.submit(audit_task, env, t, opts): t for t in tasks}
+        futures = {pool.submit(audit_task, env, t, opts, plans[t.id], on_graded): t for t in tasks}
         for fut in as_completed(futures):
             audit = fut.result()
             results[audit.task_id] = audit
@@ -309,3 +374,14 @@ def audit_env(
     audits = [results[t.id] for t in tasks]
     lang = env_language(env)
     return audits, summary(env.name, audits, time.monotonic() - start, lang)
+
+
+def require_references(env: Environment, tasks: list[Task]) -> None:
+    """Raise, naming the file to add, when no task of a code environment has a reference."""
+    if not tasks or env_language(env) in NO_REFERENCE_NEEDED or any(t.reference for t in tasks):
+        return
+    raise RlvrError(
+        f"{env.name}: none of the {len(tasks)} tasks to audit has a reference solution; the "
+        "audit needs one per task (it must pass, and its mutants must fail)",
+        missing_reference_fix(env, missing_results(env, [t.id for t in tasks]), skip=False),
+    )
