@@ -11,10 +11,11 @@ depth (or longer than PATH_MAX) goes without recursion.
 
 SysV IPC objects are removed whoever owns them: an owner may hand an object to another uid,
 root included (`IPC_SET`), but never change its creator, and `IPC_RMID` is allowed to the owner
-or the creator. So root removes what root owns or created, and a helper as each object's creator
-removes the rest. After the wipe, `residue` lists what is still there (files, IPC objects, unix
-sockets, processes, shared memory still charged to the container): a job that leaves any of it
-is blamed and its container retired. Standard library only.
+or the creator (root here has no CAP_SYS_ADMIN: measured, it gets EPERM on an object another
+uid owns and created). So root removes what root owns or created, and a helper as each object's
+creator removes the rest. After the wipe, `residue` lists what is still there (files, IPC
+objects, unix sockets, processes, shared memory still charged to the container): a job that
+leaves any of it is blamed and its container retired. Standard library only.
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ UID_SPAN = 1 << 30
 IPC_RMID = 0
 IPC_KINDS = {"shm": "shmid", "msg": "msqid", "sem": "semid"}
 # Shared memory (tmpfs files, SysV segments) still charged to the container after a wipe. Idle,
-# with the runner installed, the container holds about 0.1 MiB; past this floor the wipe missed
-# something and the container is retired.
+# with the runner installed, the container holds 0.16 MiB (measured); past this floor the wipe
+# missed something and the container is retired.
 SHMEM_FLOOR = 4 << 20
 WIPE_BUDGET = 500_000
 WIPE_SECONDS = 4.0  # past this the container is replaced rather than wiped
