@@ -414,7 +414,7 @@ print("@@RLVR-RESULT@@" + json.dumps(got))
 def test_ipc_objects_of_any_owner_are_wiped_or_the_residue_is_named(monkeypatch):
     import errno
 
-    import rlvr.sandbox.docker as D
+    import rlvr.sandbox.container as D
     from rlvr.sandbox.results import RawResult
 
     c = D.Container(_spec(memory_mb=256))
