@@ -15,6 +15,7 @@ import pytest
 
 import rlvr
 from rlvr.graders.code import CodeGrader
+from rlvr.graders.code.extract import choose_block, function_program
 from rlvr.manifest import read_manifest
 from rlvr.sandbox.client import docker_available
 from rlvr.types import Task
@@ -154,3 +155,58 @@ def test_xfail_and_skip_count_as_failures():
 def test_unparseable_tests_are_a_grader_error():
     (v,) = grader().grade_group(custom_task("def test_a(:\n"), [fence("x = 1\n")])
     assert v.status == "grader_error" and v.reward is None
+
+
+# Which block is the answer (bench/extract_choice.py measured the rules on a validation slice).
+
+TWO_BLOCKS = (
+    "```python\ndef f(x):\n    return x + 1\n```\n\nExample usage:\n\n"
+    "```python\nprint(f(1))  # 2\n```\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "want"),
+    [
+        ("last", "print(f(1))  # 2\n"),
+        ("first", "def f(x):\n    return x + 1\n"),
+        ("entry-first", "def f(x):\n    return x + 1\n"),
+        ("entry-last", "def f(x):\n    return x + 1\n"),
+        ("stop", "def f(x):\n    return x + 1\n"),
+    ],
+)
+def test_choose_block_rules(rule, want):
+    assert choose_block(TWO_BLOCKS, ["python"], rule, "f") == want
+
+
+def test_entry_rules_pick_among_definitions_by_position_and_fall_back_to_the_last_block():
+    text = "```python\ndef f(x):\n    return 1\n```\n```python\ndef f(x):\n    return 2\n```\n"
+    assert choose_block(text, ["python"], "entry-first", "f") == "def f(x):\n    return 1\n"
+    assert choose_block(text, ["python"], "entry-last", "f") == "def f(x):\n    return 2\n"
+    none = "```python\nx = 1\n```\n```python\ny = (\n```\n"  # nothing defines f (one won't parse)
+    assert choose_block(none, ["python"], "entry-first", "f") == "y = (\n"
+    assert choose_block("no code", ["python"], "entry-first", "f") is None
+
+
+def test_function_program_takes_the_function_not_the_example_usage_block():
+    prompt = 'def f(x: int) -> int:\n    """Add one."""\n'
+    program = function_program(prompt, TWO_BLOCKS, "f")
+    assert "print(" not in program
+    ns: dict = {}
+    exec(program, ns)
+    assert ns["f"](2) == 3
+
+
+def test_a_function_followed_by_example_usage_passes_the_function_judge():
+    env = rlvr.load_env("synth-python")
+    task = next(t for t in env.tasks_in("train") if t.reference)
+    example = f"```python\nprint({task.entry_point}())  # wrong arity: fails if run\n```\n"
+    right = f"```python\n{task.reference}```\n\nExample usage:\n\n{example}"
+    # two definitions: the first is the answer, so a right second try does not rescue a wrong first
+    wrong_first = (
+        f"```python\ndef {task.entry_point}(*args):\n    return None\n```\n\n"
+        f"A better version:\n\n```python\n{task.reference}```\n"
+    )
+    v_right, v_wrong = env.grade(task, [right, wrong_first])
+    assert v_right.passed, v_right.reason
+    assert v_wrong.status == "scored" and v_wrong.reward == 0.0
