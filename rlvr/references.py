@@ -3,9 +3,10 @@
 A reference that fails (hidden tests that do not compile, wrong expected test names, a report
 adapter that reads nothing) would score every answer of that task 0: a silent zero in training.
 `check_references` grades the references through the environment's own grader, the way answers
-are graded (rlvr.grading.grade_items): a grader that batches (the function judge) gets every
-reference in one `grade_groups` call and packs up to `batch_size` of them into each sandbox
-exec; the others (test-framework stacks, episodes) grade `workers` tasks at once.
+are graded (rlvr.grading.grade_items): a grader that batches (the function judge) packs up to
+`batch_size` references into each sandbox exec, the references spread so that every container
+of its pool gets execs of the same size; the others (test-framework stacks, episodes) grade
+`workers` tasks at once.
 `rlvr envs validate --references` fails on any reference that did not pass.
 
 `choose_tasks` picks the first N tasks or a stable hash-chosen subset; a task without a
@@ -18,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,7 +29,7 @@ from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.functions.task import read_function_tasks
 from rlvr.functions.translator import load_translator
-from rlvr.grading import GradeItem, grade_items
+from rlvr.grading import GradeItem, batches, grade_items
 from rlvr.manifest import read_manifest
 from rlvr.tasksets.functions import reference_name, resolve
 from rlvr.types import Task
@@ -114,7 +116,7 @@ def check_references(
     chosen = list(tasks) if tasks is not None else choose_tasks(env.tasks(), n_tasks, pick)
     with_ref = [t for t in chosen if t.reference]
     items = [GradeItem(t.id, reference_completion(env, t)) for t in with_ref]
-    rows = grade_items(env, items, workers, on_progress) if items else []
+    rows = _grade_spread(env, items, workers, on_progress)
     by_id = {t.id: row for t, row in zip(with_ref, rows, strict=True)}
     missing = [t.id for t in chosen if t.id not in by_id]
     files = reference_files(env, missing) if missing else {}
@@ -134,6 +136,34 @@ def check_references(
             )
         )
     return out
+
+
+def _grade_spread(
+    env: Environment,
+    items: list[GradeItem],
+    workers: int,
+    on_progress: Callable[[int], None] | None,
+) -> list[dict[str, Any]]:
+    """`grade_items`, with a batching grader's work spread over every container of its pool.
+
+    The function judge cuts one `grade_groups` call into ceil(n / batch_size) execs, so 8
+    references are one exec on one container, one job after another, while the others idle;
+    and 40 are five execs of 8 on four containers, the fifth alone at the end. One call per
+    container, each with its share, gives every container execs of the same size (at most
+    `batch_size` jobs each, as before): 8 references are 4 execs of 2, 40 are 8 of 5.
+    """
+    pool = getattr(env.grader, "pool", None) if items and batches(env.grader) else None
+    n_parts = min(len(items), int(getattr(pool, "size", 1) or 1))
+    if n_parts <= 1:
+        return grade_items(env, items, workers, on_progress) if items else []
+    step, extra = divmod(len(items), n_parts)
+    parts, at = [], 0
+    for k in range(n_parts):
+        parts.append(items[at : at + step + (k < extra)])
+        at += step + (k < extra)
+    with ThreadPoolExecutor(max_workers=n_parts) as ex:
+        done = list(ex.map(lambda part: grade_items(env, part, workers, on_progress), parts))
+    return [row for rows in done for row in rows]
 
 
 def _missing(task_id: str, where: Path | None, skipped: bool) -> ReferenceResult:

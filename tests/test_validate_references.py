@@ -4,12 +4,16 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from rlvr.env import Environment
 from rlvr.references import check_references, choose_tasks, reference_completion
 from rlvr.registry import validate_env_folder
+from rlvr.types import Task, Verdict
 
 RLVR = [sys.executable, "-m", "rlvr.cli"]
 
@@ -206,3 +210,42 @@ def test_function_references_from_their_folder_pass_and_missing_ones_are_skipped
         ("HumanEval/0", False, True), ("HumanEval/1", True, False), ("HumanEval/2", False, True)
     ]  # fmt: skip
     assert results[0].reference_file == f"{refs}/HumanEval_0.py"
+
+
+class SpreadJudge:
+    """A batching grader with a pool of 4: records the groups of each `grade_groups` call."""
+
+    name = "spread"
+
+    def __init__(self) -> None:
+        self.pool = SimpleNamespace(size=4)
+        self.calls: list[list[str]] = []
+        self.lock = threading.Lock()
+
+    def grade_group(self, task: Task, answers: list[str]) -> list[Verdict]:
+        return self.grade_groups([(task, answers)])[0]
+
+    def grade_groups(self, groups, done=None):  # type: ignore[no-untyped-def]
+        with self.lock:
+            self.calls.append([t.id for t, _ in groups])
+        rows = [[Verdict.score(0.0 if t.id == "t3" else 1.0) for _ in answers]
+                for t, answers in groups]  # fmt: skip
+        for g in range(len(groups)):
+            if done:
+                done(g)
+        return rows
+
+
+def test_a_batching_graders_references_are_spread_over_its_pool() -> None:
+    tasks = [Task(id=f"t{i}", prompt="p", reference=f"r{i}") for i in range(10)]
+    judge = SpreadJudge()
+    env = Environment(name="spread", grader=judge, load_tasks=lambda: tasks)  # type: ignore[arg-type]
+    seen: list[int] = []
+    results = check_references(env, on_progress=seen.append)
+    assert sorted(len(c) for c in judge.calls) == [2, 2, 3, 3]  # one call per container
+    assert sorted(x for c in judge.calls for x in c) == sorted(t.id for t in tasks)
+    assert [r.task_id for r in results] == [t.id for t in tasks] and sum(seen) == 10
+    assert [r.passed for r in results] == [i != 3 for i in range(10)]
+    judge.calls.clear()
+    check_references(env, n_tasks=2)
+    assert sorted(len(c) for c in judge.calls) == [1, 1]
