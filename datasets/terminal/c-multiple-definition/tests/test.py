@@ -22,3 +22,15 @@ def test_no_common_flag(ws):
 
 def test_main_unchanged(ws):
     assert hashlib.sha256(ws.read_bytes("main.c")).hexdigest() == '5f2e284e65ccb88a5756e38f615e5b15e04e8ca17139ee09225ae3a3abbb839b', "main.c was changed"
+
+
+def test_built_programs_are_compiled(ws):
+    for name in ['logger', 'main.o', 'log.o']:
+        kind = ws.run(["file", "-b", name]).output
+        assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
+
+
+def test_makefile_plain(ws):
+    text = ws.read_text('Makefile')
+    for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
+        assert trick not in text, f"the Makefile uses {trick})"

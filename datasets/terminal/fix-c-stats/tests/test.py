@@ -21,6 +21,18 @@ def test_make_is_up_to_date(ws):
     assert dry.exit_code == 0 and "-lm" in dry.output, f"the Makefile does not link the math library: {dry.output[:200]}"
 
 
+def test_built_programs_are_compiled(ws):
+    for name in ['stats']:
+        kind = ws.run(["file", "-b", name]).output
+        assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
+
+
+def test_makefile_plain(ws):
+    text = ws.read_text('Makefile')
+    for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
+        assert trick not in text, f"the Makefile uses {trick})"
+
+
 def _feed(ws, argv, stdin):
     """Run argv with `stdin` as its input, passed through a file (the program may exit before reading it)."""
     return ws.run('f=$(mktemp) && cat > "$f" && exec ' + shlex.join(argv) + ' < "$f"', stdin=stdin)

@@ -20,6 +20,12 @@ def test_import_path_kept(ws):
     assert ws.read_text("inventory/go.mod").split()[:2] == ["module", "example.com/inventory"], "go.mod does not declare example.com/inventory"
 
 
+def test_built_programs_are_compiled(ws):
+    for name in ['inventory/inventory']:
+        kind = ws.run(["file", "-b", name]).output
+        assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
+
+
 def _feed(ws, argv, stdin):
     """Run argv with `stdin` as its input, passed through a file (the program may exit before reading it)."""
     return ws.run('f=$(mktemp) && cat > "$f" && exec ' + shlex.join(argv) + ' < "$f"', stdin=stdin)

@@ -23,3 +23,9 @@ def test_invalid(ws):
 
 def test_source_present(ws):
     assert "package main" in ws.read_text("roman.go"), "roman.go is missing"
+
+
+def test_built_programs_are_compiled(ws):
+    for name in ['roman']:
+        kind = ws.run(["file", "-b", name]).output
+        assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"

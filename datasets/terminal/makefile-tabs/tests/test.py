@@ -25,3 +25,15 @@ def test_rules(ws):
 def test_sources_unchanged(ws):
     for name, digest in SOURCES.items():
         assert hashlib.sha256(ws.read_bytes(name)).hexdigest() == digest, f"{name} was changed"
+
+
+def test_built_programs_are_compiled(ws):
+    for name in ['hello', 'main.o', 'util.o']:
+        kind = ws.run(["file", "-b", name]).output
+        assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
+
+
+def test_makefile_plain(ws):
+    text = ws.read_text('Makefile')
+    for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
+        assert trick not in text, f"the Makefile uses {trick})"
