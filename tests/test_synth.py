@@ -14,7 +14,16 @@ from rlvr.functions.task import Case, check_case, read_function_tasks
 from rlvr.functions.typelang import parse_type
 from rlvr.tasksets.synth import SEED, generate, task_id
 from rlvr.tasksets.synth.catalog import FAMILIES
-from rlvr.tasksets.synth.generate import MAX_DOC, fingerprint, to_function_task
+from rlvr.tasksets.synth.generate import (
+    MAX_DOC,
+    PER_LEVEL,
+    fingerprint,
+    near_misses,
+    to_function_task,
+    weaknesses,
+)
+from rlvr.tasksets.synth.nearmiss import killed_by, run_bounded, variants
+from rlvr.tasksets.synth.strength import BYTE, ints_in, nudge, widen
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "datasets" / "synth" / "functions.jsonl"
@@ -76,8 +85,8 @@ def test_every_task_is_typed_short_and_has_four_references(committed) -> None:
         assert set(t.references) == set(STACKS), t.id
         assert len(t.docstring) <= MAX_DOC and t.docstring.count(". ") <= 2, t.id
         assert len(t.public_cases) == 3 and len(t.hidden_cases) >= 2, t.id
-        values = {json.dumps(c.expected, sort_keys=True) for c in t.cases}
-        assert len(values) >= 2, f"{t.id}: every case expects the same value"
+        values = {json.dumps(c.expected, sort_keys=True) for c in t.hidden_cases}
+        assert len(values) >= 2, f"{t.id}: every hidden case expects the same value"
         for c in t.cases:
             assert json.dumps(c.args).isascii() and json.dumps(c.expected).isascii()
 
@@ -105,3 +114,71 @@ def test_a_task_converts_to_the_committed_line(committed) -> None:
     fam = next(f for f in FAMILIES if f.name == "pipeline")
     first = to_function_task(generate(SEED, 1, [fam])[0])
     assert first == next(t for t in committed if t.id == first.id)
+
+
+@pytest.mark.parametrize("fam", FAMILIES, ids=[f.name for f in FAMILIES])
+def test_hidden_cases_fail_every_near_miss_of_every_task(fam, committed) -> None:
+    """Every task of the family (the committed ones): each slip of its reference (off-by-one
+    constant or range bound, comparison swapped or flipped, abs dropped, min for max) that an
+    independent pool of inputs tells apart from the reference fails a hidden case, and the
+    hidden cases expect at least two values, so no constant answer passes."""
+    by_id = {t.id: t for t in committed}
+    tasks = generate(SEED, PER_LEVEL, [fam])
+    assert tasks
+    for task in tasks:
+        assert to_function_task(task) == by_id[task.id]
+        assert weaknesses(task) == [], task.id
+
+
+# The tasks an outside review found with one hidden value: a forgotten abs or an extra count
+# passed them. Each now fails the slip the review named.
+NAMED_WEAK = {
+    "synth/count_if-8639737f15": "4 -> 3",
+    "synth/lookup-794e78f0e1": None,
+    "synth/pipeline-f881212d35": "abs dropped",
+    "synth/pipeline-4dcb6e6566": "7 -> 8",
+}
+
+
+def test_the_reviewed_weak_tasks_now_fail_their_slips() -> None:
+    fams = {f.name: f for f in FAMILIES}
+    wanted = {tid.split("/")[1].rsplit("-", 1)[0] for tid in NAMED_WEAK}
+    tasks = {t.id: t for name in wanted for t in generate(SEED, PER_LEVEL, [fams[name]])}
+    for tid, slip in NAMED_WEAK.items():
+        task = tasks[tid]
+        hidden = [(c.args, c.expected) for c in task.hidden]
+        assert len({json.dumps(e) for _, e in hidden}) >= 2, tid
+        constant = task.hidden[0].expected
+        assert any(e != constant for _, e in hidden), tid
+        if slip is not None:
+            found = [v for v in near_misses(task.draft) if v.description.endswith(slip)]
+            assert found and all(killed_by(v, hidden) for v in found), (tid, slip)
+
+
+def test_int_cases_leave_the_byte_range_where_results_allow(committed) -> None:
+    """A boxed-Long `==` in Java is exact only in -128..127: every task taking ints has a case
+    outside it, except recurrences whose terms overflow 32 bits past n = 127."""
+    for t in committed:
+        args = [i for c in t.cases for i in ints_in(c.args)]
+        if args and all(i in BYTE for i in args):
+            assert t.meta["family"] == "recurrence", t.id
+
+
+def test_widening_keeps_order_sign_and_zero() -> None:
+    xs = list(range(-20, 21))
+    for f in (widen, nudge):
+        ys = [f(x) for x in xs]
+        assert ys == sorted(ys) and len(set(ys)) == len(ys)
+        assert all((y > 0) == (x > 0) and (y == 0) == (x == 0) for x, y in zip(xs, ys, strict=True))
+        assert all(y not in BYTE for x, y in zip(xs, ys, strict=True) if x)
+    assert widen({"a": [1, True, -1]}) == {"a": [201, True, -194]}
+
+
+def test_near_misses_cover_the_named_slips_and_a_loop_stops() -> None:
+    src = "def f(xs: list[int]) -> int:\n    return sum(abs(x) for x in xs if 1 <= x < max(xs))\n"
+    names = {v.description.split(": ", 1)[1] for v in variants(src, "f")}
+    assert {"abs dropped", "max -> min", "1 -> 2", "1 -> 0", "comparison 0 -> Lt"} <= names
+    assert "comparison 1 -> Gt" in names
+    loop = "def g(n: int) -> int:\n    while n > 0:\n        n = n // 10\n    return n\n"
+    forever = [v for v in variants(loop, "g") if v.description.endswith("-> GtE")]
+    assert forever and run_bounded(forever[0].fn, [5]) == (False, None)

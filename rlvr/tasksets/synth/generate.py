@@ -21,7 +21,9 @@ from rlvr.functions.task import FunctionTask, Param, Signature
 from rlvr.tasksets.synth.catalog import FAMILIES
 from rlvr.tasksets.synth.draft import STACKS, Draft, python_source
 from rlvr.tasksets.synth.family import Family
+from rlvr.tasksets.synth.nearmiss import Variant, int_constants, tag, variants
 from rlvr.tasksets.synth.refs import reference_file
+from rlvr.tasksets.synth.strength import pool, strengthen, weak_points
 from rlvr.tasksets.synth.values import draw_inputs
 
 SEED = 20261201
@@ -75,14 +77,22 @@ def generate(
                 if tid in seen:
                     continue
                 seen.add(tid)
-                task = build_task(tid, draft, seed)
-                if discriminating((*task.public, *task.hidden)):
+                drawn = draw_cases(tid, draft, seed)
+                if not discriminating(tuple(drawn)):
+                    continue  # judged on the drawn cases, so strengthening never adds a task
+                task = strengthened(tid, draft, seed, drawn)
+                if two_hidden_values(task):
                     tasks.append(task)
                     made += 1
     return tasks
 
 
 def build_task(tid: str, draft: Draft, seed: int) -> SynthTask:
+    """Draw the task's cases and append the hidden rows that make near-miss answers fail."""
+    return strengthened(tid, draft, seed, draw_cases(tid, draft, seed))
+
+
+def draw_cases(tid: str, draft: Draft, seed: int) -> list[Case]:
     """Draw the task's inputs from its own stream and run the Python reference on them."""
     fn = reference_function(draft)
     r = random.Random(f"{seed}/{tid}/cases")
@@ -93,7 +103,40 @@ def build_task(tid: str, draft: Draft, seed: int) -> SynthTask:
             expected = list(expected)
         cases.append(Case(tuple(args), expected))
     check_cases(tid, draft, cases)
+    return cases
+
+
+def strengthened(tid: str, draft: Draft, seed: int, drawn: list[Case]) -> SynthTask:
+    """The drawn cases (the first N_PUBLIC public) plus `strength.strengthen`'s hidden rows,
+    from a stream of their own so the drawn cases never change."""
+    extra = strengthen(
+        random.Random(f"{seed}/{tid}/strength"),
+        reference_function(draft),
+        draft.domains,
+        [(c.args, c.expected) for c in drawn],
+        N_PUBLIC,
+        near_misses(draft),
+        int_constants(python_source(draft)),
+    )
+    cases = [*drawn, *(Case(tuple(args), expected) for args, expected in extra)]
+    check_cases(tid, draft, cases)
     return SynthTask(tid, draft, tuple(cases[:N_PUBLIC]), tuple(cases[N_PUBLIC:]))
+
+
+def near_misses(draft: Draft) -> list[Variant]:
+    """The slips of the draft's Python reference that its hidden cases must fail."""
+    return variants(python_source(draft), draft.name)
+
+
+def weaknesses(task: SynthTask, seed: int = SEED, stream: str = "audit") -> list[str]:
+    """What the task's hidden cases let through, judged on a pool drawn from `stream` (a
+    different stream from the generator's own, so the check is not circular)."""
+    fn = reference_function(task.draft)
+    taken = {json.dumps(c.args, sort_keys=True) for c in (*task.public, *task.hidden)}
+    r = random.Random(f"{seed}/{task.id}/{stream}")
+    candidates = pool(r, fn, task.draft.domains, taken, int_constants(python_source(task.draft)))
+    hidden = [(c.args, c.expected) for c in task.hidden]
+    return weak_points(hidden, candidates, near_misses(task.draft))
 
 
 def reference_function(draft: Draft) -> Any:
@@ -118,6 +161,12 @@ def discriminating(cases: tuple[Case, ...]) -> bool:
     """At least three different expected values (both values for a bool), so no constant passes."""
     values = {json.dumps(c.expected, sort_keys=True) for c in cases}
     return len(values) >= (2 if all(isinstance(c.expected, bool) for c in cases) else 3)
+
+
+def two_hidden_values(task: SynthTask) -> bool:
+    """The generator refuses a task whose hidden cases all expect one value (a constant or the
+    public examples hard-coded would pass them)."""
+    return len({tag(c.expected) for c in task.hidden}) >= 2
 
 
 def to_function_task(task: SynthTask) -> FunctionTask:
