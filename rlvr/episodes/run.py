@@ -135,9 +135,11 @@ class EpisodeRunner:
     def run(
         self, tasks: Sequence[Task], g: int, sampling: SamplingConfig
     ) -> list[list[EpisodeResult]]:
-        """G finished episodes per task, in task order."""
-        live = [self._open(t, i) for t in tasks for i in range(g)]
+        """G finished episodes per task, in task order. Sessions open, and final judges run,
+        on a thread pool (a terminal session starts a container; its judge runs the tests)."""
+        live: list[_Live] = []
         try:
+            self._open_all([(t, i) for t in tasks for i in range(g)], live)
             for turn in range(self.spec.max_turns):
                 active = [e for e in live if e.end is None]
                 if not active:
@@ -150,6 +152,19 @@ class EpisodeRunner:
         finally:
             for e in live:
                 e.session.close()
+
+    def _open_all(self, wanted: list[tuple[Task, int]], live: list[_Live]) -> None:
+        """Open every episode into `live`; every session that opened is kept there (and so
+        closed by the caller) even when another one fails to open."""
+        failure: BaseException | None = None
+        with ThreadPoolExecutor(max_workers=max(1, min(TOOL_WORKERS, len(wanted)))) as pool:
+            for future in [pool.submit(self._open, t, i) for t, i in wanted]:
+                try:
+                    live.append(future.result())
+                except BaseException as e:  # re-raised once every session is in `live`
+                    failure = failure or e
+        if failure is not None:
+            raise failure
 
     def _open(self, task: Task, index: int) -> _Live:
         messages = self.env.messages(task)
@@ -247,12 +262,20 @@ class EpisodeRunner:
     def _finish(
         self, live: list[_Live], tasks: Sequence[Task], g: int
     ) -> list[list[EpisodeResult]]:
+        def judge(e: _Live) -> Verdict | None:
+            try:
+                return e.session.verdict()
+            finally:
+                e.session.close()  # release the container as soon as its judge is done
+
+        with ThreadPoolExecutor(max_workers=max(1, min(TOOL_WORKERS, len(live)))) as pool:
+            verdicts = list(pool.map(judge, live))
         out: list[list[EpisodeResult]] = []
         for k, task in enumerate(tasks):
             group = []
-            for e in live[k * g : (k + 1) * g]:
+            for j, e in enumerate(live[k * g : (k + 1) * g]):
                 answer = e.session.answer()
-                verdict = e.session.verdict()
+                verdict = verdicts[k * g + j]
                 has_ids = e.prompt_ids is not None
                 sample = Sample(
                     task_id=task.id,

@@ -19,7 +19,7 @@ from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
 from rlvr.manifest import format_validation_error
 from rlvr.sandbox.docker import InfraFailure
-from rlvr.sandbox.episode import EpisodeBox, workspace_files
+from rlvr.sandbox.episode import EpisodeBox
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, TestOutcome, Verdict
 
@@ -67,10 +67,12 @@ class TerminalGrader:
         """A fresh container with the task's workspace laid out and its setup run."""
         from pathlib import Path
 
+        from rlvr.tasksets.terminal import environment_files
+
         folder = Path(task.meta["task_dir"])
-        files, executable = workspace_files(folder / "environment" / "workspace")
+        files, executable = environment_files(task)
         setup = folder / "environment" / "setup.sh"
-        box = EpisodeBox(self.spec)
+        box = EpisodeBox(self.spec, harbor=task.meta.get("judge") == "harbor")
         try:
             opened = box.open(files, executable,
                               setup.read_text("utf-8") if setup.is_file() else None,
@@ -88,6 +90,8 @@ class TerminalGrader:
         from rlvr.tasksets.terminal import test_files
 
         timeout = float(task.meta.get("verifier_timeout_s", 120))
+        if task.meta.get("judge") == "harbor":
+            return self._judge_harbor(box, task, timeout)
         try:
             r = box.judge(test_files(task), "test.py", timeout)
         except InfraFailure as e:
@@ -117,6 +121,27 @@ class TerminalGrader:
         reason = f"{passed}/{n} tests passed; {first.name}: {first.message[:300]}"
         return Verdict.score(value, reason, passed=False, tests=tests, cause="tests_failed")
 
+    def _judge_harbor(self, box: EpisodeBox, task: Task, timeout: float) -> Verdict:
+        """Harbor's tests/test.sh and its reward file (the weaker mode; rlvr.tasksets.terminal)."""
+        from rlvr.tasksets.terminal import test_files
+
+        try:
+            r = box.judge_harbor(test_files(task), timeout)
+        except InfraFailure as e:
+            return Verdict.error("infra_error", f"the verifier could not run: {e}")
+        if "error" in r:
+            return Verdict.error("grader_error", f"terminal verifier: {str(r['error'])[:300]}")
+        tail = str(r.get("output", ""))[-300:]
+        if r.get("timed_out"):
+            return Verdict.reject("the verifier passed its deadline", cause="timeout")
+        value = _harbor_reward(r.get("reward_file"), str(r.get("reward_text", "")))
+        if value is None:
+            return Verdict.reject(f"the verifier wrote no reward: {tail}", cause="no_test_ran")
+        if value >= 1.0:
+            return Verdict.score(1.0, "the verifier's reward is 1")
+        return Verdict.score(max(0.0, value), f"the verifier's reward is {value:g}: {tail}",
+                             passed=False, cause="tests_failed")  # fmt: skip
+
     def run_script(self, task: Task, script: str) -> Verdict:
         """Replay an agent's actions (a shell script) in a fresh container, then judge."""
         try:
@@ -134,6 +159,20 @@ class TerminalGrader:
 
     def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         return [self.run_script(task, a) for a in answers]
+
+
+def _harbor_reward(name: str | None, text: str) -> float | None:
+    """Harbor's reward: reward.txt holds a number, reward.json an object with "reward"."""
+    try:
+        if name == "reward.txt":
+            value = float(text.strip())
+        elif name == "reward.json":
+            value = float(json.loads(text)["reward"])
+        else:
+            return None
+    except (ValueError, KeyError, TypeError):
+        return None
+    return value if value == value and abs(value) != float("inf") else None
 
 
 @register_grader("terminal")

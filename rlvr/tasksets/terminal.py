@@ -8,12 +8,22 @@
     <task>/solution/solve.sh      the reference: run as the agent, through the bash tool
     <task>/tests/test.py          `test_*(ws)` checks, run by the judge after the episode
 
-What rlvr reads of a Harbor task and what it does not: the instruction, the metadata, the
-timeouts, `solve.sh` and the tests folder. A task's Dockerfile must be `FROM` the
-environment's image with nothing else (rlvr runs every task in that one image, so tasks never
-pull or build); a task that needs more packages, services, network or a GPU is refused with a
-message that says so. Harbor's `tests/test.sh` (which runs pytest as root, beside the agent's
-processes) is not run: rlvr's judge is `tests/test.py`, run as a uid the agent never had.
+A folder of Harbor tasks (Terminal-Bench 2) loads as it is, with two judges:
+
+- `tests/test.py` present: rlvr's judge. `test_*(ws)` functions run as a uid the agent never
+  had, on a snapshot of /app taken after the agent's processes are gone (the strong mode).
+- only Harbor's `tests/test.sh`: the tests are copied into `/tests` after the agent's processes
+  are gone and `bash /tests/test.sh` runs in /app as a verifier uid the agent never had; its
+  reward is `/logs/verifier/reward.txt` (a number) or `reward.json` (`{"reward": x}`). Weaker:
+  the verifier runs the agent's code under its own uid, so that code could write the reward
+  file; and offline, a test.sh that installs packages (pip, uv, apt) fails.
+
+Read of task.toml: `[metadata]` category, difficulty and split, `[agent].timeout_sec` (the
+default per command), `[verifier].timeout_sec`. Not read: `[environment]` resources (the
+environment's `[sandbox]` limits apply), network access (never), services, GPUs. Read of
+environment/Dockerfile: `FROM` (must be the environment's image), `WORKDIR /app`, and
+`COPY`/`ADD` of the task's files into /app; anything else is refused (rlvr builds no image per
+task and pulls none).
 """
 
 from __future__ import annotations
@@ -28,25 +38,72 @@ from rlvr.tasksets.functions import resolve
 from rlvr.types import Task
 
 FROM_LINE = re.compile(r"^\s*FROM\s+(\S+)\s*$", re.I)
+WORKDIR_APP = re.compile(r"^\s*WORKDIR\s+/app/?\s*$", re.I)
+COPY_LINE = re.compile(r"^\s*(?:COPY|ADD)\s+(\S+)\s+(\S+)\s*$", re.I)
 
 
-def _check_dockerfile(folder: Path, image: str) -> None:
+def read_dockerfile(folder: Path, image: str) -> list[tuple[str, str]]:
+    """The (source under environment/, path under /app) pairs of the task's Dockerfile.
+
+    Read: `FROM` (must name the environment's image), `WORKDIR /app`, and `COPY`/`ADD` of the
+    task's own files into /app. Anything else (RUN, ENV, other paths, multi-stage builds)
+    would need an image per task, which rlvr does not build: such a task is refused.
+    """
     path = folder / "environment" / "Dockerfile"
     if not path.is_file():
-        return
-    lines = [
-        ln
-        for ln in path.read_text("utf-8").splitlines()
-        if ln.strip() and not ln.lstrip().startswith("#")
-    ]
-    m = FROM_LINE.match(lines[0]) if len(lines) == 1 else None
+        return []
+    lines = [ln for ln in path.read_text("utf-8").splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]  # fmt: skip
+    m = FROM_LINE.match(lines[0]) if lines else None
+    copies: list[tuple[str, str]] = []
+    problem = None
     if m is None or m.group(1).replace("${BASE}", image) != image:
+        problem = f"its first line must be `FROM {image}`"
+    for line in lines[1:]:
+        if problem:
+            break
+        copy = COPY_LINE.match(line)
+        if WORKDIR_APP.match(line):
+            continue
+        dest = copy.group(2) if copy else ""
+        if copy and (dest.startswith("/app") or not dest.startswith("/")):
+            rel = dest.removeprefix("/app").lstrip("/")
+            copies.append((copy.group(1), rel))
+            continue
+        problem = f"`{line.strip()[:60]}` is not supported"
+    if problem:
         raise RlvrError(
-            f"terminal task {folder.name}: environment/Dockerfile must be only `FROM {image}` "
-            "(rlvr runs every task in the environment's image; extra packages, services and "
-            "network are not supported)",
-            f"install what the task needs in the environment's image, or drop {path}",
+            f"terminal task {folder.name}: environment/Dockerfile: {problem} (rlvr runs every "
+            "task in the environment's image and reads only FROM, WORKDIR /app and COPY into "
+            "/app; packages, services and network are not supported)",
+            f"install what the task needs in the environment's image, then edit {path}",
         )
+    return copies
+
+
+def environment_files(task: Task) -> tuple[dict[str, Any], list[str]]:
+    """The files laid out in /app at the start: environment/workspace/ and the Dockerfile's
+    COPY lines (a copied folder keeps its tree)."""
+    from rlvr.sandbox.episode import workspace_files
+
+    env_dir = Path(task.meta["task_dir"]) / "environment"
+    files, executable = workspace_files(env_dir / "workspace")
+    for src, dest in task.meta.get("copies", []):
+        source = (env_dir / src).resolve()
+        if not source.is_relative_to(env_dir.resolve()) or not source.exists():
+            raise RlvrError(f"task {task.id}: COPY {src} names no file of environment/",
+                            "fix the COPY line or add the file")  # fmt: skip
+        if source.is_dir():
+            more, exe = workspace_files(source)
+            prefix = dest.rstrip("/") + "/" if dest not in ("", ".") else ""
+            files.update({prefix + k: v for k, v in more.items()})
+            executable += [prefix + e for e in exe]
+        else:
+            rel = dest if dest and not dest.endswith("/") else dest + source.name
+            one, exe = workspace_files(source.parent)
+            files[rel] = one[source.name]
+            executable += [rel] if source.name in exe else []
+    return files, executable
 
 
 def load_task(folder: Path, image: str) -> Task:
@@ -54,14 +111,15 @@ def load_task(folder: Path, image: str) -> Task:
     toml = folder / "task.toml"
     meta: dict[str, Any] = tomllib.loads(toml.read_text("utf-8")) if toml.is_file() else {}
     instruction = folder / "instruction.md"
-    tests = folder / "tests" / "test.py"
+    harbor = not (folder / "tests" / "test.py").is_file()
+    tests = folder / "tests" / ("test.sh" if harbor else "test.py")
     for need in (instruction, tests):
         if not need.is_file():
             raise RlvrError(
                 f"terminal task {folder.name}: {need.name} is missing",
                 f"add {need.relative_to(folder)} (see rlvr/tasksets/terminal.py)",
             )
-    _check_dockerfile(folder, image)
+    copies = read_dockerfile(folder, image)
     solution = folder / "solution" / "solve.sh"
     info = meta.get("metadata", {})
     return Task(
@@ -74,6 +132,8 @@ def load_task(folder: Path, image: str) -> Task:
             "difficulty": str(info.get("difficulty", "")),
             "agent_timeout_s": float(meta.get("agent", {}).get("timeout_sec", 30)),
             "verifier_timeout_s": float(meta.get("verifier", {}).get("timeout_sec", 120)),
+            "judge": "harbor" if harbor else "rlvr",
+            "copies": copies,
             **({"split": info["split"]} if info.get("split") in ("train", "test") else {}),
         },
     )

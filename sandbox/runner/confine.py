@@ -10,6 +10,9 @@ reaches another process's memory or makes a process reachable again:
 - `ptrace`, `process_vm_readv`, `process_vm_writev` (these work on the caller's own pid
   whatever its dumpability), `pidfd_getfd`;
 - `unshare`, `setns` (a new user namespace is a second identity);
+- `io_uring_setup/enter/register` (io_uring's kernel workers run syscalls this filter never
+  sees) and `socket(AF_VSOCK, ...)` (vsock is not network-namespaced: a way past
+  `network_mode=none` to the hypervisor's transport);
 - any syscall of another ABI than the runner's own (i386 `int 0x80`, x32).
 
 It is installed after the uid change and before exec (`subprocess.Popen(preexec_fn=...)`), with
@@ -29,14 +32,21 @@ PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 DENIED_PRCTL = {"PR_SET_DUMPABLE": 4, "PR_SET_MM": 35, "PR_SET_PTRACER": 0x59616D61}
 
+# io_uring runs syscalls from kernel workers that seccomp never sees (same numbers everywhere)
+IO_URING = {"io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427}
+# socket() families refused: AF_VSOCK is not network-namespaced, so `network_mode=none` does not
+# close it (it talks to the hypervisor's transport)
+DENIED_SOCKET_FAMILIES = {"AF_VSOCK": 40}
+
 # (audit arch, first syscall number of a foreign ABI or None, numbers of the denied syscalls)
 ARCHES = {
     "x86_64": (0xC000003E, 0x40000000, {"ptrace": 101, "prctl": 157, "process_vm_readv": 310,
                                          "process_vm_writev": 311, "pidfd_getfd": 438,
-                                         "unshare": 272, "setns": 308}),
+                                         "unshare": 272, "setns": 308, "socket": 41,
+                                         **IO_URING}),
     "aarch64": (0xC00000B7, None, {"ptrace": 117, "prctl": 167, "process_vm_readv": 270,
                                    "process_vm_writev": 271, "pidfd_getfd": 438,
-                                   "unshare": 97, "setns": 268}),
+                                   "unshare": 97, "setns": 268, "socket": 198, **IO_URING}),
 }  # fmt: skip
 
 LD_ABS, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
@@ -52,10 +62,14 @@ def _program(arch: int, foreign: int | None, denied: dict[str, int]) -> list[tup
     if foreign is not None:
         prog.append((JGE, "deny", None, foreign))
     prctl = denied.pop("prctl")
+    socket = denied.pop("socket")
     prog.append((JEQ, "prctl", None, prctl))
+    prog.append((JEQ, "socket", None, socket))
     prog += [(JEQ, "deny", None, nr) for nr in denied.values()]
     prog += [(RET, None, None, ALLOW), ("prctl",), (LD_ABS, None, None, ARG0)]
     prog += [(JEQ, "deny", None, option) for option in DENIED_PRCTL.values()]
+    prog += [(RET, None, None, ALLOW), ("socket",), (LD_ABS, None, None, ARG0)]
+    prog += [(JEQ, "deny", None, family) for family in DENIED_SOCKET_FAMILIES.values()]
     prog += [(RET, None, None, ALLOW), ("deny",), (RET, None, None, DENY)]
     return prog
 

@@ -34,12 +34,28 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confine import Filter
-from sweep import die_first, drop_to, fresh_uids, kill_all, limit_counters, reap
+from sweep import (
+    as_uid,
+    die_first,
+    drop_to,
+    fresh_uids,
+    kill_all,
+    limit_counters,
+    reap,
+    wipe_own,
+)
 
 RESULT_MARK = "@@RLVR-RESULT@@"
 STATE = "/opt/rlvr/episode.json"
 WORKSPACE = "/app"
-SNAPSHOT_BYTES = 8 << 20
+SNAPSHOT_BYTES = 6 << 20
+JUDGE_HOME = "/judge"
+READ_CAP = 24 << 20  # what a helper may hand the runner (a snapshot is bounded well below)
+# What the agent's programs get when the judge runs them: a home of their own (made fresh, in a
+# /tmp the agent's files were wiped from), no user site-packages, and git without replace refs
+# or a global config, so nothing the agent left outside /app changes what its programs do.
+EXECUTOR_ENV = {"PYTHONNOUSERSITE": "1", "GIT_NO_REPLACE_OBJECTS": "1",
+                "GIT_CONFIG_GLOBAL": "/dev/null", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
 SNAPSHOT_ENTRIES = 5000
 FILE_CAP = 1 << 20
 
@@ -94,7 +110,7 @@ def as_agent(uid: int, fn, timeout: float = 30.0) -> tuple[bytes, str | None]:  
         if not chunk:
             break
         size += len(chunk)
-        if size <= SNAPSHOT_BYTES * 2:
+        if size <= READ_CAP:
             chunks.append(chunk)
     sel.close()
     os.close(r)
@@ -102,6 +118,8 @@ def as_agent(uid: int, fn, timeout: float = 30.0) -> tuple[bytes, str | None]:  
         os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
     data = b"".join(chunks)
+    if size > READ_CAP:
+        return b"", f"the helper as uid {uid} gave more than {READ_CAP} bytes"
     if not data:
         return b"", f"the helper as uid {uid} gave nothing"
     if data[:1] == b"\x01":
@@ -128,11 +146,14 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
     try:
         proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.PIPE,
                                 stdout=w, stderr=w, start_new_session=True)  # fmt: skip
-    except OSError as e:
+    except (OSError, subprocess.SubprocessError, ValueError) as e:
+        # a NUL byte or an unencodable character in the command, or a cwd the agent made
+        # unusable (chmod 000 /app): the command fails, as it would in a shell
         os.close(r)
         os.close(w)
-        return {"exit_code": 127, "output": f"cannot start: {e}", "timed_out": False,
-                "output_bytes": 0, "oom": False, "pids_max": False}  # fmt: skip
+        kill_all(uid=uid)
+        return {"exit_code": 126, "output": f"cannot start: {str(e)[:300]}", "timed_out": False,
+                "output_bytes": 0, "oom": False, "pids_max": False, "duration_s": 0.0}  # fmt: skip
     os.close(w)
     threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
     out, total, timed_out = _collect(proc, r, start + timeout, cap)
@@ -270,57 +291,99 @@ def op_write(job: dict) -> dict:
     return {"ok": True} if err is None else {"ok": False, "problem": err}
 
 
+SNAPSHOT_DEPTH = 64
+NAME_BUDGET = 2 << 20
+
+
 def snapshot() -> bytes:
-    """As the agent: the workspace as data. Regular files with content (capped), directories,
-    symlinks as their target text; nothing is followed, FIFOs and devices are listed only."""
-    entries, budget = [], [SNAPSHOT_BYTES]
-    for root, dirs, files in os.walk(WORKSPACE, followlinks=False):
-        for name in sorted(dirs) + sorted(files):
-            if len(entries) >= SNAPSHOT_ENTRIES:
+    """As the agent: the workspace as data. Regular files with content, directories, symlinks
+    as their target text; nothing is followed, FIFOs and devices are listed only. Bounded in
+    entries, depth, bytes of content and bytes of names (`truncated` says a bound was hit), so
+    the judge always gets a snapshot it can read, whatever the agent built."""
+    entries: list[dict] = []
+    content, names, truncated = SNAPSHOT_BYTES, NAME_BUDGET, False
+    stack = [("", 0)]
+    while stack:
+        rel_dir, depth = stack.pop()
+        try:
+            with os.scandir(os.path.join(WORKSPACE, rel_dir)) as it:
+                children = sorted((e.name for e in it), reverse=True)
+        except OSError:
+            continue
+        for name in children:
+            rel = os.path.join(rel_dir, name) if rel_dir else name
+            names -= len(rel.encode("utf-8", "surrogateescape")) * 6 + 64
+            if len(entries) >= SNAPSHOT_ENTRIES or names < 0:
+                truncated = True
                 break
-            path = os.path.join(root, name)
-            rel = os.path.relpath(path, WORKSPACE)
-            try:
-                st = os.lstat(path)
-            except OSError:
+            entry, data = _snap_entry(rel, content)
+            if entry is None:
                 continue
-            entry = {"path": rel, "mode": stat.S_IMODE(st.st_mode)}
-            if stat.S_ISLNK(st.st_mode):
-                entry.update(type="link", target=os.readlink(path))
-            elif stat.S_ISDIR(st.st_mode):
-                entry["type"] = "dir"
-            elif stat.S_ISREG(st.st_mode):
-                entry.update(type="file", size=st.st_size)
-                if st.st_size <= min(FILE_CAP, budget[0]):
-                    try:
-                        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-                        with os.fdopen(fd, "rb") as fh:
-                            data = fh.read(FILE_CAP)
-                        budget[0] -= len(data)
-                        entry["b64"] = base64.b64encode(data).decode()
-                    except OSError:
-                        entry["unreadable"] = True
-            else:
-                entry["type"] = "other"
+            content -= len(data)
+            if data:
+                entry["b64"] = base64.b64encode(data).decode()
             entries.append(entry)
-    return json.dumps(entries).encode()
+            if entry["type"] == "dir":
+                if depth + 1 < SNAPSHOT_DEPTH:
+                    stack.append((rel, depth + 1))
+                else:
+                    truncated = True
+    return json.dumps({"entries": entries, "truncated": truncated}).encode()
+
+
+def _snap_entry(rel: str, budget: int) -> tuple[dict | None, bytes]:
+    path = os.path.join(WORKSPACE, rel)
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None, b""
+    shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    entry: dict = {"path": shown, "mode": stat.S_IMODE(st.st_mode)}
+    if shown != rel:
+        entry["undecodable_name"] = True
+    if stat.S_ISLNK(st.st_mode):
+        target = os.readlink(path)[:4096]
+        entry.update(type="link", target=target.encode("utf-8", "surrogateescape").decode(
+            "utf-8", "replace"))  # fmt: skip
+        return entry, b""
+    if stat.S_ISDIR(st.st_mode):
+        entry["type"] = "dir"
+        return entry, b""
+    if not stat.S_ISREG(st.st_mode):
+        entry["type"] = "other"
+        return entry, b""
+    entry.update(type="file", size=st.st_size)
+    if st.st_size > min(FILE_CAP, budget):
+        entry["not_read"] = True
+        return entry, b""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            return entry, fh.read(FILE_CAP)
+    except OSError:
+        entry["unreadable"] = True
+        return entry, b""
 
 
 def op_judge(job: dict) -> dict:
-    """Kill the agent's processes, snapshot the workspace, then run the tests as a fresh uid."""
+    """Kill the agent's processes and wipe its scratch space, snapshot the workspace, then run
+    the tests as the judge's uid J in /judge, a tmpfs of J's that the agent never could write."""
     state = load_state()
     agent = state["agent"]
+    judge = int(job["judge_uid"])
+    if judge < 100_000 or os.stat(JUDGE_HOME).st_uid != judge:
+        return {"error": f"{JUDGE_HOME} is not a folder of uid {judge}"}
     if not kill_all():  # every process that is not root: the agent has none left after this
         return {"error": "agent processes would not die before the judge", "clean": False}
+    as_uid(agent, wipe_own, timeout=30.0)  # /tmp, /dev/shm: nothing of the agent's but /app
     data, err = as_agent(agent, snapshot, timeout=60.0)
     if err:
         return {"error": f"snapshot failed: {err}", "agent_fault": True}
-    judge, executor = fresh_uids(2)
-    home = f"/tmp/judge-{judge}"
+    (executor,) = fresh_uids(1)
+    home = JUDGE_HOME
 
     def lay_out_tests() -> bytes:
         os.makedirs(home + "/tests", mode=0o700)
-        os.chmod(home, 0o700)
         os.makedirs(home + "/ws", mode=0o700)
         for rel, text in job["tests"].items():
             path = os.path.normpath(os.path.join(home, "tests", rel))
@@ -329,26 +392,40 @@ def op_judge(job: dict) -> dict:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write(text)
-        entries = json.loads(data)
-        for e in entries:  # the snapshot as plain files: no link of the agent's is followed
-            path = os.path.normpath(os.path.join(home, "ws", e["path"]))
-            if not path.startswith(home + "/ws/"):
-                continue
-            if e["type"] == "dir":
-                os.makedirs(path, exist_ok=True)
-            elif e["type"] == "file" and "b64" in e:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "wb") as fh:
-                    fh.write(base64.b64decode(e.pop("b64")))
-            e.pop("b64", None)
+        snap = json.loads(data)
+        for e in snap["entries"]:  # the snapshot as plain files: no link is followed
+            _lay_out_entry(home, e)
         with open(home + "/ws.json", "w", encoding="utf-8") as fh:
-            json.dump(entries, fh)
+            json.dump(snap["entries"], fh)
+        os.chmod(home, 0o700)
         return b""
 
     _, err = as_agent(judge, lay_out_tests, timeout=60.0)
     if err:
         return {"error": f"cannot lay out the tests: {err}"}
+    _, err = as_agent(executor, lambda: os.makedirs(agent_env(executor)["HOME"]) or b"")
+    if err:  # the agent's /tmp would not wipe: the workspace it left cannot be judged
+        return {"error": f"no room for the judged programs: {err}", "agent_fault": True}
     return run_judge(job, judge, executor, home)
+
+
+def _lay_out_entry(home: str, e: dict) -> None:
+    """One snapshot entry as a plain file or folder of the judge's copy (an entry that cannot
+    be written, such as a path past the file system's limits, is marked and left out)."""
+    data = base64.b64decode(e.pop("b64")) if "b64" in e else None
+    path = os.path.normpath(os.path.join(home, "ws", e["path"]))
+    if not path.startswith(home + "/ws/"):
+        e["unreadable"] = True
+        return
+    try:
+        if e["type"] == "dir":
+            os.makedirs(path, exist_ok=True)
+        elif e["type"] == "file" and data is not None:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as fh:
+                fh.write(data)
+    except (OSError, ValueError):
+        e["unreadable"] = True
 
 
 def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
@@ -423,13 +500,60 @@ def serve(line: bytes, executor: int, budget: float) -> dict:
         timeout = max(0.1, min(float(req.get("timeout_s", 10)), budget))
     except (ValueError, KeyError, TypeError) as e:
         return {"exit_code": -1, "output": f"bad request: {e}", "timed_out": False}
-    env = agent_env(executor)
-    env["HOME"] = env["TMPDIR"] = "/tmp"
+    env = {**agent_env(executor), **EXECUTOR_ENV}
     res = run_confined(argv, executor, WORKSPACE, env, stdin, timeout, 1 << 20)
     return {k: res[k] for k in ("exit_code", "output", "timed_out", "oom")}
 
 
-OPS = {"open": op_open, "bash": op_bash, "read": op_read, "write": op_write, "judge": op_judge}
+def op_judge_harbor(job: dict) -> dict:
+    """A Harbor task's verifier: after the agent's processes are gone, tests/ is written into
+    /tests (a tmpfs of the verifier's uid V, which the agent never had) and `bash
+    /tests/test.sh` runs as V in /app; the reward is what V wrote to /logs/verifier/reward.txt
+    (or reward.json). Weaker than `judge`: the verifier executes the agent's code as V."""
+    verifier = int(job["judge_uid"])
+    if verifier < 100_000 or os.stat("/tests").st_uid != verifier:
+        return {"error": f"/tests is not a folder of uid {verifier}"}
+    if not kill_all():
+        return {"error": "agent processes would not die before the verifier", "clean": False}
+    as_uid(load_state()["agent"], wipe_own, timeout=30.0)
+
+    def lay_out() -> bytes:
+        for rel, text in job["tests"].items():
+            path = os.path.normpath(os.path.join("/tests", rel))
+            if not path.startswith("/tests/"):
+                raise ValueError(f"test file {rel!r} leaves /tests")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        os.makedirs("/logs/verifier", exist_ok=True)
+        os.makedirs(JUDGE_HOME + "/home", mode=0o700)
+        return b""
+
+    _, err = as_agent(verifier, lay_out)
+    if err:
+        return {"error": f"cannot lay out the tests: {err}"}
+    env = {**agent_env(verifier), **EXECUTOR_ENV}
+    env["HOME"] = env["TMPDIR"] = JUDGE_HOME + "/home"
+    res = run_confined(["/bin/bash", "/tests/test.sh"], verifier, WORKSPACE, env, b"",
+                       float(job["timeout_s"]), 64 << 10)  # fmt: skip
+
+    def read_reward() -> bytes:
+        for name in ("reward.txt", "reward.json"):
+            path = os.path.join("/logs/verifier", name)
+            with contextlib.suppress(FileNotFoundError):
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+                with os.fdopen(fd, "rb") as fh:
+                    return name.encode() + b"\n" + fh.read(4096)
+        return b""
+
+    data, err = as_agent(verifier, read_reward)
+    name, _, text = data.decode("utf-8", "replace").partition("\n")
+    return {"reward_file": name or None, "reward_text": text, "exit_code": res["exit_code"],
+            "output": res["output"][-8000:], "timed_out": res["timed_out"]}  # fmt: skip
+
+
+OPS = {"open": op_open, "bash": op_bash, "read": op_read, "write": op_write, "judge": op_judge,
+       "judge_harbor": op_judge_harbor}  # fmt: skip
 
 
 def main() -> int:

@@ -73,6 +73,9 @@ class Workspace:
     def read_bytes(self, rel: str) -> bytes:
         if not self.is_file(rel):
             raise AssertionError(f"{rel} is not a regular file of the workspace")
+        e = self._entry(rel) or {}
+        if e.get("unreadable") or e.get("not_read"):
+            raise AssertionError(f"{rel} could not be read (too large, or not readable)")
         with open(os.path.join(self.root, os.path.normpath(rel)), "rb") as fh:
             return fh.read()
 
