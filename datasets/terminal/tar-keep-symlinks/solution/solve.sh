@@ -1,0 +1,4 @@
+#!/bin/bash
+set -e
+cd /app
+tar czf app.tar.gz app
