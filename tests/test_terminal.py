@@ -128,5 +128,5 @@ def test_a_program_run_by_the_judge_cannot_forge_the_report(env, tmp_path: Path)
     assert verdict is not None and verdict.status == "scored" and verdict.reward == 0.0
     assert {t.name for t in verdict.tests} == {
         "test_default_greeting", "test_makefile_links_both_objects", "test_program_greets",
-        "test_sources_unchanged",
+        "test_sources_unchanged", "test_greet_is_the_compiled_program",
     }  # fmt: skip

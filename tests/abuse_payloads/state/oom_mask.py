@@ -3,7 +3,9 @@
 # and fills the container's memory with pages no process maps (a memfd, SysV shared memory
 # handed to root), so that the OOM killer's largest candidate is the runner. The job must
 # still end scored 0 with cause memory_limit, never infra_error.
-import ctypes, os
+import ctypes
+import os
+
 try:
     with open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("0")

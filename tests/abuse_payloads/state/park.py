@@ -4,22 +4,33 @@
 # queues, files in every writable dir, a named unix socket, and an abstract one that only a
 # message in flight keeps alive. It parks all but 4 MiB of the memory (and what its process holds), so
 # a correct answer after it fails if any of it survives the wipe.
-import ctypes, os, socket
+import ctypes
+import os
+import socket
+
 libc = ctypes.CDLL(None, use_errno=True)
 libc.shmat.restype = ctypes.c_void_p
 MiB = 1 << 20
+
+
 def _read(path, default):
     try:
         return int(open(path).read().split()[0])
     except (OSError, ValueError, IndexError):
         return default
+
+
 def _stat():  # memory no reclaim can take back: anonymous and shared
     try:
         rows = dict(line.split() for line in open("/sys/fs/cgroup/memory/memory.stat"))
         return int(rows["total_rss"]) + int(rows["total_shmem"])
     except (OSError, ValueError, KeyError):
         return 1 << 40
+
+
 limit = _read("/sys/fs/cgroup/memory/memory.limit_in_bytes", 512 * MiB)
+
+
 def hand_over(ctl, ident, uid, cmd_stat=2, cmd_set=1, sem=False):
     buf = ctypes.create_string_buffer(512)
     args = (ident, 0, cmd_stat, buf) if sem else (ident, cmd_stat, buf)
@@ -27,6 +38,8 @@ def hand_over(ctl, ident, uid, cmd_stat=2, cmd_set=1, sem=False):
         ctypes.c_uint.from_buffer(buf, 4).value = uid
         ctypes.c_uint.from_buffer(buf, 8).value = uid
         ctl(*((ident, 0, cmd_set, buf) if sem else (ident, cmd_set, buf)))
+
+
 n = 0
 while _stat() + 4 * MiB < limit - 4 * MiB:  # all but 4 MiB and what this process holds
     sid = libc.shmget(0, 4 * MiB, 0o1600)
