@@ -4,9 +4,9 @@ A reference that fails (hidden tests that do not compile, wrong expected test na
 adapter that reads nothing) would score every answer of that task 0: a silent zero in training.
 `check_references` grades the references through the environment's own grader, the way answers
 are graded (rlvr.grading.grade_items): a grader that batches (the function judge) packs up to
-`batch_size` references into each sandbox exec, the references spread so that every container
-of its pool gets execs of the same size; the others (test-framework stacks, episodes) grade
-`workers` tasks at once.
+`batch_size` references into each sandbox exec (a few references are spread so that every
+container of its pool gets one); the others (test-framework stacks, episodes) grade `workers`
+tasks at once.
 `rlvr envs validate --references` fails on any reference that did not pass.
 
 `choose_tasks` picks the first N tasks or a stable hash-chosen subset; a task without a
@@ -144,18 +144,22 @@ def _grade_spread(
     workers: int,
     on_progress: Callable[[int], None] | None,
 ) -> list[dict[str, Any]]:
-    """`grade_items`, with a batching grader's work spread over every container of its pool.
+    """`grade_items`, with few references to a batching grader spread over its whole pool.
 
     The function judge cuts one `grade_groups` call into ceil(n / batch_size) execs, so 8
-    references are one exec on one container, one job after another, while the others idle;
-    and 40 are five execs of 8 on four containers, the fifth alone at the end. One call per
-    container, each with its share, gives every container execs of the same size (at most
-    `batch_size` jobs each, as before): 8 references are 4 execs of 2, 40 are 8 of 5.
+    references would be one exec on one container, one job after another, while the other
+    containers idle. When those execs are fewer than the pool's containers, one call per
+    container with its share gives each an exec (8 references: 4 execs of 2). With as many
+    execs as containers or more, it is one call, exactly as answers are graded (more, smaller
+    execs only add round trips where the cores are busy anyway).
     """
-    pool = getattr(env.grader, "pool", None) if items and batches(env.grader) else None
-    n_parts = min(len(items), int(getattr(pool, "size", 1) or 1))
-    if n_parts <= 1:
+    grader = env.grader
+    pool = getattr(grader, "pool", None) if items and batches(grader) else None
+    size = int(getattr(pool, "size", 0) or 0)
+    batch = getattr(getattr(grader, "options", None), "batch_size", None)
+    if not isinstance(batch, int) or size <= 1 or -(-len(items) // batch) >= size:
         return grade_items(env, items, workers, on_progress) if items else []
+    n_parts = min(len(items), size)
     step, extra = divmod(len(items), n_parts)
     parts, at = [], 0
     for k in range(n_parts):

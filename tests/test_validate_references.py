@@ -213,12 +213,13 @@ def test_function_references_from_their_folder_pass_and_missing_ones_are_skipped
 
 
 class SpreadJudge:
-    """A batching grader with a pool of 4: records the groups of each `grade_groups` call."""
+    """A batching grader (pool of 4, batch size 8): records the groups of each call."""
 
     name = "spread"
 
     def __init__(self) -> None:
         self.pool = SimpleNamespace(size=4)
+        self.options = SimpleNamespace(batch_size=8)
         self.calls: list[list[str]] = []
         self.lock = threading.Lock()
 
@@ -236,16 +237,19 @@ class SpreadJudge:
         return rows
 
 
-def test_a_batching_graders_references_are_spread_over_its_pool() -> None:
-    tasks = [Task(id=f"t{i}", prompt="p", reference=f"r{i}") for i in range(10)]
+def test_few_references_to_a_batching_grader_are_spread_over_its_pool() -> None:
+    tasks = [Task(id=f"t{i}", prompt="p", reference=f"r{i}") for i in range(40)]
     judge = SpreadJudge()
     env = Environment(name="spread", grader=judge, load_tasks=lambda: tasks)  # type: ignore[arg-type]
     seen: list[int] = []
-    results = check_references(env, on_progress=seen.append)
-    assert sorted(len(c) for c in judge.calls) == [2, 2, 3, 3]  # one call per container
-    assert sorted(x for c in judge.calls for x in c) == sorted(t.id for t in tasks)
-    assert [r.task_id for r in results] == [t.id for t in tasks] and sum(seen) == 10
+    results = check_references(env, on_progress=seen.append, n_tasks=10)
+    assert sorted(len(c) for c in judge.calls) == [2, 2, 3, 3]  # 2 execs of 8 -> one per container
+    assert sorted(x for c in judge.calls for x in c) == [f"t{i}" for i in range(10)]
+    assert [r.task_id for r in results] == [f"t{i}" for i in range(10)] and sum(seen) == 10
     assert [r.passed for r in results] == [i != 3 for i in range(10)]
     judge.calls.clear()
     check_references(env, n_tasks=2)
     assert sorted(len(c) for c in judge.calls) == [1, 1]
+    judge.calls.clear()
+    check_references(env, n_tasks=32)  # 4 execs of 8 fill the pool: one call, as grading does
+    assert [len(c) for c in judge.calls] == [32]
