@@ -130,3 +130,27 @@ def test_a_program_run_by_the_judge_cannot_forge_the_report(env, tmp_path: Path)
         "test_default_greeting", "test_makefile_links_both_objects", "test_program_greets",
         "test_sources_unchanged", "test_greet_is_the_compiled_program",
     }  # fmt: skip
+
+
+def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
+    env,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """Feeding stdin to a program that exits at once must not kill the runner (a masked
+    verdict): the test sees the program's exit, and the answer is scored."""
+    from rlvr.tasksets.terminal import load_task
+
+    task_dir = tmp_path / "stdin-task"
+    (task_dir / "tests").mkdir(parents=True)
+    (task_dir / "instruction.md").write_text("Nothing to do.\n")
+    (task_dir / "tests" / "test.py").write_text(
+        "def test_program_ignores_its_input(ws):\n"
+        "    for _ in range(3):\n"
+        "        run = ws.run(['true'], stdin='x' * 200000)\n"
+        "        assert run.exit_code == 0, run.output\n"
+        "    assert ws.exists('done.txt')\n"
+    )
+    task = load_task(task_dir, "rlvr-terminal:bookworm")
+    done, empty = env.grader.grade_group(task, ["touch done.txt", ""])
+    assert (done.status, done.reward) == ("scored", 1.0), done.reason
+    assert (empty.status, empty.reward) == ("scored", 0.0), empty.reason

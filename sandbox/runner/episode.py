@@ -561,7 +561,9 @@ def main() -> int:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # a program that exits without reading its stdin must not take the runner with it: writes
+    # to it raise BrokenPipeError instead (children get SIGPIPE back: Popen restores signals)
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     op = sys.argv[1] if len(sys.argv) > 1 else ""
     try:
         job = json.loads(sys.stdin.buffer.read())

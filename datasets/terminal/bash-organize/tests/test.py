@@ -1,4 +1,4 @@
-SETUP = '\nd=$(mktemp -d) && cd "$d"\ntouch a.TXT b.txt c.tar.gz README \'my file.PDF\' .hidden noext. x.Jpeg y.jpeg\nmkdir sub && touch sub/inner.txt\n'
+SETUP = "\nd=$(mktemp -d) && cd \"$d\"\ntouch a.TXT b.txt c.tar.gz README 'my file.PDF' .hidden noext. x.Jpeg y.jpeg\nmkdir sub && touch sub/inner.txt\n"
 
 
 def test_executable(ws):
@@ -7,8 +7,18 @@ def test_executable(ws):
 
 def test_moves(ws):
     run = ws.run(SETUP + '/app/organize.sh "$d" >/dev/null && find . -type f | LC_ALL=C sort')
-    want = ["./.hidden", "./gz/c.tar.gz", "./jpeg/x.Jpeg", "./jpeg/y.jpeg", "./other/README", "./other/noext.",
-            "./pdf/my file.PDF", "./sub/inner.txt", "./txt/a.TXT", "./txt/b.txt"]
+    want = [
+        "./.hidden",
+        "./gz/c.tar.gz",
+        "./jpeg/x.Jpeg",
+        "./jpeg/y.jpeg",
+        "./other/README",
+        "./other/noext.",
+        "./pdf/my file.PDF",
+        "./sub/inner.txt",
+        "./txt/a.TXT",
+        "./txt/b.txt",
+    ]
     assert run.output.splitlines() == want, f"files after organize.sh: {run.output.splitlines()}"
 
 
@@ -19,7 +29,9 @@ def test_summary(ws):
 
 
 def test_second_dir(ws):
-    run = ws.run('d=$(mktemp -d) && cd "$d" && touch one.c two.C three.h && /app/organize.sh "$d" && ls c h')
+    run = ws.run(
+        'd=$(mktemp -d) && cd "$d" && touch one.c two.C three.h && /app/organize.sh "$d" && ls c h'
+    )
     assert run.output == "c 2\nh 1\nc:\none.c\ntwo.C\n\nh:\nthree.h\n", f"{run.output[:300]!r}"
 
 

@@ -1,12 +1,22 @@
 import hashlib
 
-CASES = [(['0', 'quiet', 'please'], ''), (['1', 'hello', 'world'], '[log] hello\n[log] world\n'), (['2', 'abc', 'longer message'], '[log] abc\n[log]   (3 chars)\n[log] longer message\n[log]   (14 chars)\n'), (['3'], '')]
+CASES = [
+    (["0", "quiet", "please"], ""),
+    (["1", "hello", "world"], "[log] hello\n[log] world\n"),
+    (
+        ["2", "abc", "longer message"],
+        "[log] abc\n[log]   (3 chars)\n[log] longer message\n[log]   (14 chars)\n",
+    ),
+    (["3"], ""),
+]
 
 
 def test_program(ws):
     for args, want in CASES:
         run = ws.run(["./logger", *args])
-        assert run.exit_code == 0 and run.output == want, f"./logger {args}: {run.output[:200]!r} (expected {want!r})"
+        assert run.exit_code == 0 and run.output == want, (
+            f"./logger {args}: {run.output[:200]!r} (expected {want!r})"
+        )
 
 
 def test_make_up_to_date(ws):
@@ -17,20 +27,25 @@ def test_make_up_to_date(ws):
 def test_no_common_flag(ws):
     run = ws.run(["make", "-n", "-B", "logger"])
     assert run.exit_code == 0 and "main.o" in run.output, run.output[:300]
-    assert "-fcommon" not in run.output and "multiple" not in ws.read_text("Makefile"), "the Makefile allows multiple definitions"
+    assert "-fcommon" not in run.output and "multiple" not in ws.read_text("Makefile"), (
+        "the Makefile allows multiple definitions"
+    )
 
 
 def test_main_unchanged(ws):
-    assert hashlib.sha256(ws.read_bytes("main.c")).hexdigest() == '5f2e284e65ccb88a5756e38f615e5b15e04e8ca17139ee09225ae3a3abbb839b', "main.c was changed"
+    assert (
+        hashlib.sha256(ws.read_bytes("main.c")).hexdigest()
+        == "5f2e284e65ccb88a5756e38f615e5b15e04e8ca17139ee09225ae3a3abbb839b"
+    ), "main.c was changed"
 
 
 def test_built_programs_are_compiled(ws):
-    for name in ['logger', 'main.o', 'log.o']:
+    for name in ["logger", "main.o", "log.o"]:
         kind = ws.run(["file", "-b", name]).output
         assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
 
 
 def test_makefile_plain(ws):
-    text = ws.read_text('Makefile')
+    text = ws.read_text("Makefile")
     for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
         assert trick not in text, f"the Makefile uses {trick})"

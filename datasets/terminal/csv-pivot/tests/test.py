@@ -1,4 +1,4 @@
-EXPECTED = 'region,doohickey,gadget,sprocket,widget\neast,163,28,76,114\nnorth,90,108,138,104\nsouth,168,104,61,78\nwest,208,141,0,192\nTOTAL,629,381,275,488\n'
+EXPECTED = "region,doohickey,gadget,sprocket,widget\neast,163,28,76,114\nnorth,90,108,138,104\nsouth,168,104,61,78\nwest,208,141,0,192\nTOTAL,629,381,275,488\n"
 
 
 def test_header(ws):

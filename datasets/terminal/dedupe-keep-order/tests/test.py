@@ -1,6 +1,17 @@
 import hashlib
 
-EXPECTED = ['carol@test.org', 'grace@mail.net', 'ivan@test.org', 'frank@test.org', 'heidi@example.com', 'JUDY@MAIL.NET', 'erin@example.com', 'alice@example.com', 'bob@example.com', 'dave@mail.net']
+EXPECTED = [
+    "carol@test.org",
+    "grace@mail.net",
+    "ivan@test.org",
+    "frank@test.org",
+    "heidi@example.com",
+    "JUDY@MAIL.NET",
+    "erin@example.com",
+    "alice@example.com",
+    "bob@example.com",
+    "dave@mail.net",
+]
 
 
 def test_unique_lines(ws):
@@ -18,4 +29,7 @@ def test_dropped_count(ws):
 
 
 def test_input_untouched(ws):
-    assert hashlib.sha256(ws.read_bytes("contacts.txt")).hexdigest() == '10b500dec0cc1217f9d418087d1e2ce71902504d2f8b661ded26544797ac8c31', "contacts.txt was changed"
+    assert (
+        hashlib.sha256(ws.read_bytes("contacts.txt")).hexdigest()
+        == "10b500dec0cc1217f9d418087d1e2ce71902504d2f8b661ded26544797ac8c31"
+    ), "contacts.txt was changed"

@@ -1,5 +1,5 @@
-USAGE = '186669 cache\n104819 images\n91135 logs\n58636 tmp\n21285 db\n'
-LARGEST = 'data/images/f1.bin'
+USAGE = "186669 cache\n104819 images\n91135 logs\n58636 tmp\n21285 db\n"
+LARGEST = "data/images/f1.bin"
 
 
 def test_usage_lines(ws):
@@ -8,7 +8,9 @@ def test_usage_lines(ws):
 
 
 def test_usage_exact(ws):
-    assert ws.read_text("usage.txt") == USAGE, "usage.txt must end with a newline and hold nothing else"
+    assert ws.read_text("usage.txt") == USAGE, (
+        "usage.txt must end with a newline and hold nothing else"
+    )
 
 
 def test_largest(ws):

@@ -1,10 +1,12 @@
 def test_token(ws):
     got = ws.read_text("token.txt").strip()
-    assert got == 'CRNFS3L48FSCH3J9UA4T', f"token.txt holds {got!r}"
+    assert got == "CRNFS3L48FSCH3J9UA4T", f"token.txt holds {got!r}"
 
 
 def test_token_file_format(ws):
-    assert ws.read_text("token.txt") == 'CRNFS3L48FSCH3J9UA4T\n', "token.txt must hold the value and one newline"
+    assert ws.read_text("token.txt") == "CRNFS3L48FSCH3J9UA4T\n", (
+        "token.txt must hold the value and one newline"
+    )
 
 
 def test_inner_archive(ws):

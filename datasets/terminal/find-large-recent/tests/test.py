@@ -1,4 +1,4 @@
-EXPECTED = '68272 var/log/blob08.dat\n65103 var/cache/x/blob03.dat\n'
+EXPECTED = "68272 var/log/blob08.dat\n65103 var/cache/x/blob03.dat\n"
 
 
 def test_report(ws):
@@ -7,7 +7,9 @@ def test_report(ws):
 
 
 def test_exact(ws):
-    assert ws.read_text("large-recent.txt") == EXPECTED, "large-recent.txt must end with a newline and hold only these lines"
+    assert ws.read_text("large-recent.txt") == EXPECTED, (
+        "large-recent.txt must end with a newline and hold only these lines"
+    )
 
 
 def test_nothing_deleted(ws):

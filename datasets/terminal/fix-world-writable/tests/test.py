@@ -1,5 +1,27 @@
-AFTER = {'srv': 493, 'srv/index.html': 436, 'srv/upload': 509, 'srv/upload/README': 420, 'srv/bin': 493, 'srv/bin/restart.sh': 509, 'srv/bin/status.sh': 493, 'srv/conf': 493, 'srv/conf/app.conf': 436, 'srv/conf/secret.conf': 416, 'srv/logs': 509, 'srv/logs/app.log': 384}
-CHANGED = ['srv/bin/restart.sh', 'srv/bin/status.sh', 'srv/conf', 'srv/conf/app.conf', 'srv/index.html', 'srv/logs', 'srv/logs/app.log', 'srv/upload']
+AFTER = {
+    "srv": 493,
+    "srv/index.html": 436,
+    "srv/upload": 509,
+    "srv/upload/README": 420,
+    "srv/bin": 493,
+    "srv/bin/restart.sh": 509,
+    "srv/bin/status.sh": 493,
+    "srv/conf": 493,
+    "srv/conf/app.conf": 436,
+    "srv/conf/secret.conf": 416,
+    "srv/logs": 509,
+    "srv/logs/app.log": 384,
+}
+CHANGED = [
+    "srv/bin/restart.sh",
+    "srv/bin/status.sh",
+    "srv/conf",
+    "srv/conf/app.conf",
+    "srv/index.html",
+    "srv/logs",
+    "srv/logs/app.log",
+    "srv/upload",
+]
 
 
 def test_modes(ws):

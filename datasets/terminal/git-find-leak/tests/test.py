@@ -1,4 +1,4 @@
-LEAK = 'ccea1a7fdfa3fd3849728a51c66275c3a780917a'
+LEAK = "ccea1a7fdfa3fd3849728a51c66275c3a780917a"
 
 
 def test_commit_hash(ws):
@@ -16,4 +16,6 @@ def test_author(ws):
 def test_repository_unchanged(ws):
     run = ws.run(["git", "-C", "service", "log", "--format=%s"])
     assert len(run.output.splitlines()) == 9, f"history changed: {run.output[:300]}"
-    assert ws.run(["git", "-C", "service", "status", "--porcelain"]).output.strip() == "", "working tree changed"
+    assert ws.run(["git", "-C", "service", "status", "--porcelain"]).output.strip() == "", (
+        "working tree changed"
+    )

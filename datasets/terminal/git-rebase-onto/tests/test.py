@@ -1,5 +1,5 @@
-MAIN = '83dd8a7504133f34f8f37fbb70d762962e61ccc9'
-OLD = '407bb218c061b843f30ac519a8a7dc25ddabcecd'
+MAIN = "83dd8a7504133f34f8f37fbb70d762962e61ccc9"
+OLD = "407bb218c061b843f30ac519a8a7dc25ddabcecd"
 
 
 def git(ws, *args):
@@ -8,12 +8,16 @@ def git(ws, *args):
 
 def test_feature_history(ws):
     got = git(ws, "log", "--format=%s", "feature").output.splitlines()
-    assert got == ["Add logout", "Add login", "Describe the site", "Add b", "Add a", "Initial"], f"feature: {got}"
+    assert got == ["Add logout", "Add login", "Describe the site", "Add b", "Add a", "Initial"], (
+        f"feature: {got}"
+    )
     assert git(ws, "rev-parse", "feature~2").output.strip() == MAIN, "feature is not on top of main"
 
 
 def test_feature_content(ws):
-    assert git(ws, "cat-file", "-e", "feature:legacy.txt").exit_code != 0, "legacy.txt from old-base is on feature"
+    assert git(ws, "cat-file", "-e", "feature:legacy.txt").exit_code != 0, (
+        "legacy.txt from old-base is on feature"
+    )
     assert "def logout" in git(ws, "show", "feature:logout.py").output
     assert "def login" in git(ws, "show", "feature:login.py").output
 
@@ -24,5 +28,7 @@ def test_other_branches(ws):
 
 
 def test_checked_out_clean(ws):
-    assert git(ws, "symbolic-ref", "--short", "HEAD").output.strip() == "feature", "feature is not checked out"
+    assert git(ws, "symbolic-ref", "--short", "HEAD").output.strip() == "feature", (
+        "feature is not checked out"
+    )
     assert git(ws, "status", "--porcelain").output.strip() == "", "working tree not clean"

@@ -16,8 +16,13 @@ def test_history_kept_and_last_commit_is_the_revert(ws):
 
 
 def test_price_is_fixed(ws):
-    run = ws.run(["python3", "-c", "import sys; sys.path.insert(0, 'shop');"
-                  "import pricing; print(pricing.price(100))"])
+    run = ws.run(
+        [
+            "python3",
+            "-c",
+            "import sys; sys.path.insert(0, 'shop');import pricing; print(pricing.price(100))",
+        ]
+    )
     assert run.output.strip() == "90.0", run.output[:200]
 
 

@@ -1,4 +1,4 @@
-EXPECTED = '; service configuration\n[database]\nhost = db.internal\nport = 5432\nuser = app\n\n[server]\nhost = 0.0.0.0\nport = 8443\ndebug = false\nworkers = 4\n\n[cache]\nhost = cache.internal\nport = 6379\ndebug = true\n'
+EXPECTED = "; service configuration\n[database]\nhost = db.internal\nport = 5432\nuser = app\n\n[server]\nhost = 0.0.0.0\nport = 8443\ndebug = false\nworkers = 4\n\n[cache]\nhost = cache.internal\nport = 6379\ndebug = true\n"
 
 
 def _lines(ws):

@@ -1,7 +1,19 @@
 import hashlib
 
-CASES = [(['Ada'], 'Hello, Ada! (2 vowels)\n'), (['Grace', 'Linus', 'xyz'], 'Hello, Grace! (2 vowels)\nHello, Linus! (2 vowels)\nHello, xyz! (0 vowels)\n'), ([], 'Hello, nobody!\n'), (['AEIOUaeiou'], 'Hello, AEIOUaeiou! (10 vowels)\n')]
-SOURCES = {"main.c": '4324fd213c804e0c0f76c2b3aa4702c6a442248b760e91402b07653a447cf6ca', "util.c": 'fe3642596be076402a5284bc0780ce9b91e4c9e6901a80ad9c464ad6c587d726', "util.h": 'd139bc454cf523ab85c5740907b649f36280ba542d92b3229d3897b8a37a4d71'}
+CASES = [
+    (["Ada"], "Hello, Ada! (2 vowels)\n"),
+    (
+        ["Grace", "Linus", "xyz"],
+        "Hello, Grace! (2 vowels)\nHello, Linus! (2 vowels)\nHello, xyz! (0 vowels)\n",
+    ),
+    ([], "Hello, nobody!\n"),
+    (["AEIOUaeiou"], "Hello, AEIOUaeiou! (10 vowels)\n"),
+]
+SOURCES = {
+    "main.c": "4324fd213c804e0c0f76c2b3aa4702c6a442248b760e91402b07653a447cf6ca",
+    "util.c": "fe3642596be076402a5284bc0780ce9b91e4c9e6901a80ad9c464ad6c587d726",
+    "util.h": "d139bc454cf523ab85c5740907b649f36280ba542d92b3229d3897b8a37a4d71",
+}
 
 
 def test_program(ws):
@@ -17,7 +29,9 @@ def test_make_up_to_date(ws):
 
 def test_rules(ws):
     run = ws.run(["make", "-n", "-B", "hello"])
-    assert run.exit_code == 0 and "-c main.c" in run.output and "-c util.c" in run.output, f"`make -B hello` would not compile both objects: {run.output[:300]}"
+    assert run.exit_code == 0 and "-c main.c" in run.output and "-c util.c" in run.output, (
+        f"`make -B hello` would not compile both objects: {run.output[:300]}"
+    )
     run = ws.run(["make", "-n", "clean"])
     assert run.exit_code == 0 and "rm -f" in run.output, run.output[:300]
 
@@ -28,12 +42,12 @@ def test_sources_unchanged(ws):
 
 
 def test_built_programs_are_compiled(ws):
-    for name in ['hello', 'main.o', 'util.o']:
+    for name in ["hello", "main.o", "util.o"]:
         kind = ws.run(["file", "-b", name]).output
         assert kind.startswith("ELF"), f"{name} is not a compiled ELF file: {kind[:100]}"
 
 
 def test_makefile_plain(ws):
-    text = ws.read_text('Makefile')
+    text = ws.read_text("Makefile")
     for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
         assert trick not in text, f"the Makefile uses {trick})"

@@ -1,7 +1,29 @@
-import shlex
 import json
+import shlex
 
-CASES = [('{"a": 1, "b": {"c": [1, {"d": null}], "e": {}}, "f": [], "g": "x.y"}', {'a': 1, 'b.c.0': 1, 'b.c.1.d': None, 'b.e': {}, 'f': [], 'g': 'x.y'}), ('{"users": [{"name": "ann", "tags": ["a", "b"]}, {"name": "bo", "tags": []}], "meta": {"count": 2, "ok": true}}', {'users.0.name': 'ann', 'users.0.tags.0': 'a', 'users.0.tags.1': 'b', 'users.1.name': 'bo', 'users.1.tags': [], 'meta.count': 2, 'meta.ok': True}), ('{"deep": {"l1": {"l2": {"l3": {"l4": 3.5}}}}, "list": [[1, 2], [3, [4]]]}', {'deep.l1.l2.l3.l4': 3.5, 'list.0.0': 1, 'list.0.1': 2, 'list.1.0': 3, 'list.1.1.0': 4}), ('{}', {})]
+CASES = [
+    (
+        '{"a": 1, "b": {"c": [1, {"d": null}], "e": {}}, "f": [], "g": "x.y"}',
+        {"a": 1, "b.c.0": 1, "b.c.1.d": None, "b.e": {}, "f": [], "g": "x.y"},
+    ),
+    (
+        '{"users": [{"name": "ann", "tags": ["a", "b"]}, {"name": "bo", "tags": []}], "meta": {"count": 2, "ok": true}}',
+        {
+            "users.0.name": "ann",
+            "users.0.tags.0": "a",
+            "users.0.tags.1": "b",
+            "users.1.name": "bo",
+            "users.1.tags": [],
+            "meta.count": 2,
+            "meta.ok": True,
+        },
+    ),
+    (
+        '{"deep": {"l1": {"l2": {"l3": {"l4": 3.5}}}}, "list": [[1, 2], [3, [4]]]}',
+        {"deep.l1.l2.l3.l4": 3.5, "list.0.0": 1, "list.0.1": 2, "list.1.0": 3, "list.1.1.0": 4},
+    ),
+    ("{}", {}),
+]
 
 
 def _run(ws, text):

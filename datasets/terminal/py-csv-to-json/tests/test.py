@@ -1,8 +1,33 @@
-import shlex
 import json
+import shlex
 
 SAMPLE = 'id,name,score,active,note\n1,Ada,91.5,true,\n2,"Lovelace, A.",007,false,"said ""hi"""\n'
-CASES = [('sku,qty,price,tags\nA1,3,9.99,"red,blue"\nB2,-4,-0.5,\nC3,0,10,true\n', [{'sku': 'A1', 'qty': 3, 'price': 9.99, 'tags': 'red,blue'}, {'sku': 'B2', 'qty': -4, 'price': -0.5, 'tags': None}, {'sku': 'C3', 'qty': 0, 'price': 10, 'tags': True}]), ('x\n-0\n1.0e3\n12.\n.5\nTRUE\nnull\n', [{'x': 0}, {'x': '1.0e3'}, {'x': '12.'}, {'x': '.5'}, {'x': 'TRUE'}, {'x': 'null'}]), ('city,pop,capital\n"São Paulo",12325000,false\nOslo,709037,true\n"New\nYork",8336817,false\n', [{'city': 'São Paulo', 'pop': 12325000, 'capital': False}, {'city': 'Oslo', 'pop': 709037, 'capital': True}, {'city': 'New\nYork', 'pop': 8336817, 'capital': False}]), ('a,b,c\n,,\n-12,3.14159,x y z\n', [{'a': None, 'b': None, 'c': None}, {'a': -12, 'b': 3.14159, 'c': 'x y z'}])]
+CASES = [
+    (
+        'sku,qty,price,tags\nA1,3,9.99,"red,blue"\nB2,-4,-0.5,\nC3,0,10,true\n',
+        [
+            {"sku": "A1", "qty": 3, "price": 9.99, "tags": "red,blue"},
+            {"sku": "B2", "qty": -4, "price": -0.5, "tags": None},
+            {"sku": "C3", "qty": 0, "price": 10, "tags": True},
+        ],
+    ),
+    (
+        "x\n-0\n1.0e3\n12.\n.5\nTRUE\nnull\n",
+        [{"x": 0}, {"x": "1.0e3"}, {"x": "12."}, {"x": ".5"}, {"x": "TRUE"}, {"x": "null"}],
+    ),
+    (
+        'city,pop,capital\n"São Paulo",12325000,false\nOslo,709037,true\n"New\nYork",8336817,false\n',
+        [
+            {"city": "São Paulo", "pop": 12325000, "capital": False},
+            {"city": "Oslo", "pop": 709037, "capital": True},
+            {"city": "New\nYork", "pop": 8336817, "capital": False},
+        ],
+    ),
+    (
+        "a,b,c\n,,\n-12,3.14159,x y z\n",
+        [{"a": None, "b": None, "c": None}, {"a": -12, "b": 3.14159, "c": "x y z"}],
+    ),
+]
 
 
 def _run(ws, text):
@@ -13,8 +38,10 @@ def _run(ws, text):
 
 def test_sample(ws):
     got = _run(ws, SAMPLE)
-    assert got == [{"id": 1, "name": "Ada", "score": 91.5, "active": True, "note": None},
-                   {"id": 2, "name": "Lovelace, A.", "score": "007", "active": False, "note": 'said "hi"'}], got
+    assert got == [
+        {"id": 1, "name": "Ada", "score": 91.5, "active": True, "note": None},
+        {"id": 2, "name": "Lovelace, A.", "score": "007", "active": False, "note": 'said "hi"'},
+    ], got
 
 
 def test_new_inputs(ws):

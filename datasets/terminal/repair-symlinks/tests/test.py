@@ -1,4 +1,11 @@
-LINKS = {'bin/fmt': '../tools/v2/fmt', 'bin/lint': '../tools/v2/lint', 'bin/test': '../tools/v2/test', 'bin/serve': '../tools/extra/serve', 'bin/pack': '../tools/v2/pack', 'bin/deploy': '../tools/v2/deploy'}
+LINKS = {
+    "bin/fmt": "../tools/v2/fmt",
+    "bin/lint": "../tools/v2/lint",
+    "bin/test": "../tools/v2/test",
+    "bin/serve": "../tools/extra/serve",
+    "bin/pack": "../tools/v2/pack",
+    "bin/deploy": "../tools/v2/deploy",
+}
 REMOVED = ["build", "clean"]
 
 
@@ -20,4 +27,6 @@ def test_removed_list(ws):
 
 def test_links_work(ws):
     run = ws.run("bin/fmt && bin/pack && bin/serve")
-    assert run.exit_code == 0 and run.output.split("\n")[:3] == ["fmt v2", "pack v2", "serve"], run.output[:300]
+    assert run.exit_code == 0 and run.output.split("\n")[:3] == ["fmt v2", "pack v2", "serve"], (
+        run.output[:300]
+    )

@@ -12,14 +12,25 @@ def test_schema(ws):
 def test_rows(ws):
     assert _sql(ws, "SELECT count(*), sum(id), sum(age) FROM people;") == "25|325|1130"
     assert _sql(ws, "SELECT count(*) FROM people WHERE age >= 18;") == "18"
-    assert _sql(ws, "SELECT name FROM people WHERE id = 7;") == "Smith, J7", "quoted names were not parsed"
+    assert _sql(ws, "SELECT name FROM people WHERE id = 7;") == "Smith, J7", (
+        "quoted names were not parsed"
+    )
 
 
 def test_nulls(ws):
-    got = _sql(ws, "SELECT sum(age IS NULL), sum(email IS NULL), sum(email = ''), sum(typeof(age) = 'text') FROM people;")
-    assert got == "5|4|0|0", f"NULL/empty/text counts (age NULL, email NULL, email '', age text): {got}"
+    got = _sql(
+        ws,
+        "SELECT sum(age IS NULL), sum(email IS NULL), sum(email = ''), sum(typeof(age) = 'text') FROM people;",
+    )
+    assert got == "5|4|0|0", (
+        f"NULL/empty/text counts (age NULL, email NULL, email '', age text): {got}"
+    )
 
 
 def test_csv_untouched(ws):
     import hashlib
-    assert hashlib.sha256(ws.read_bytes("people.csv")).hexdigest() == '7594ee634ae0676bd1deaa8ef45b35223d6e76c0e247dbbc3cd1762cb4a61f38', "people.csv changed"
+
+    assert (
+        hashlib.sha256(ws.read_bytes("people.csv")).hexdigest()
+        == "7594ee634ae0676bd1deaa8ef45b35223d6e76c0e247dbbc3cd1762cb4a61f38"
+    ), "people.csv changed"

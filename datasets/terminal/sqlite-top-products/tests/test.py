@@ -1,5 +1,5 @@
-EXPECTED = 'product,category,units,revenue\nInk,supplies,59,3897.05\nEnamel,paint,47,2785.18\nFile,tools,45,2591.00\nKiln,ceramics,57,2353.48\nChisel,tools,40,2262.90\n'
-CATEGORIES = [('ceramics', 235348), ('paint', 619373), ('supplies', 531437), ('tools', 1235591)]
+EXPECTED = "product,category,units,revenue\nInk,supplies,59,3897.05\nEnamel,paint,47,2785.18\nFile,tools,45,2591.00\nKiln,ceramics,57,2353.48\nChisel,tools,40,2262.90\n"
+CATEGORIES = [("ceramics", 235348), ("paint", 619373), ("supplies", 531437), ("tools", 1235591)]
 
 
 def _sql(ws, query):
@@ -15,7 +15,10 @@ def test_top_products(ws):
 
 
 def test_view(ws):
-    out = _sql(ws, "SELECT category, revenue_cents, typeof(revenue_cents) FROM category_revenue ORDER BY category;")
+    out = _sql(
+        ws,
+        "SELECT category, revenue_cents, typeof(revenue_cents) FROM category_revenue ORDER BY category;",
+    )
     got = [tuple(line.split("|")) for line in out.splitlines()]
     want = [(c, str(r), "integer") for c, r in CATEGORIES]
     assert got == want, f"category_revenue: {got}"
@@ -27,5 +30,8 @@ def test_is_a_view(ws):
 
 
 def test_data_unchanged(ws):
-    out = _sql(ws, "SELECT count(*), sum(qty * unit_price_cents) FROM order_items; SELECT count(*) FROM orders WHERE status = 'cancelled';")
-    assert out.split() == ['108|3081243', '6'], f"the tables changed: {out}"
+    out = _sql(
+        ws,
+        "SELECT count(*), sum(qty * unit_price_cents) FROM order_items; SELECT count(*) FROM orders WHERE status = 'cancelled';",
+    )
+    assert out.split() == ["108|3081243", "6"], f"the tables changed: {out}"

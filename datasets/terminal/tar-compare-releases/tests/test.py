@@ -1,4 +1,13 @@
-EXPECTED = ['M README', 'A conf/y.ini', 'D docs/api.md', 'M docs/guide.md', 'A docs/howto.md', 'M src/b.py', 'A src/new.py', 'D src/old.py']
+EXPECTED = [
+    "M README",
+    "A conf/y.ini",
+    "D docs/api.md",
+    "M docs/guide.md",
+    "A docs/howto.md",
+    "M src/b.py",
+    "A src/new.py",
+    "D src/old.py",
+]
 
 
 def test_changes(ws):
@@ -12,4 +21,6 @@ def test_trailing_newline(ws):
 
 def test_workspace(ws):
     assert ws.is_file("v1.tar.gz") and ws.is_file("v2.tar.gz"), "an archive is gone"
-    assert not ws.exists("app-1.0") and not ws.exists("app-1.1"), "extracted files were left in /app"
+    assert not ws.exists("app-1.0") and not ws.exists("app-1.1"), (
+        "extracted files were left in /app"
+    )

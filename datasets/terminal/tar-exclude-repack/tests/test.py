@@ -1,4 +1,13 @@
-EXPECTED = ['project/README.md', 'project/changelog.log.md', 'project/docs/build/guide.md', 'project/docs/intro.md', 'project/logs/keep.txt', 'project/package.json', 'project/src/main.js', 'project/src/util/str.js']
+EXPECTED = [
+    "project/README.md",
+    "project/changelog.log.md",
+    "project/docs/build/guide.md",
+    "project/docs/intro.md",
+    "project/logs/keep.txt",
+    "project/package.json",
+    "project/src/main.js",
+    "project/src/util/str.js",
+]
 
 
 def _members(ws):
@@ -9,12 +18,18 @@ def _members(ws):
 
 
 def test_is_gzip(ws):
-    assert ws.read_bytes("project.tar.gz")[:2] == b"\x1f\x8b", "project.tar.gz is not gzip-compressed"
+    assert ws.read_bytes("project.tar.gz")[:2] == b"\x1f\x8b", (
+        "project.tar.gz is not gzip-compressed"
+    )
 
 
 def test_exclusions(ws):
     got = _members(ws)
-    bad = [n for n in got if "node_modules/" in n or n.endswith(".log") or n.startswith("project/build/")]
+    bad = [
+        n
+        for n in got
+        if "node_modules/" in n or n.endswith(".log") or n.startswith("project/build/")
+    ]
     assert not bad, f"excluded files are in the archive: {bad}"
 
 
@@ -25,4 +40,4 @@ def test_members_exact(ws):
 
 def test_content(ws):
     run = ws.run(["tar", "xzOf", "project.tar.gz", "project/docs/build/guide.md"])
-    assert run.output == '# guide (not the top build dir)\n', run.output[:200]
+    assert run.output == "# guide (not the top build dir)\n", run.output[:200]

@@ -15,14 +15,18 @@ def _entry(lines, name):
 
 def test_links_kept(ws):
     lines = _listing(ws)
-    for name, target in (("app/current", "releases/v2"), ("app/releases/v2/config.ini", "../shared/config.ini"), ("app/host-link", "/etc/hostname")):
+    for name, target in (
+        ("app/current", "releases/v2"),
+        ("app/releases/v2/config.ini", "../shared/config.ini"),
+        ("app/host-link", "/etc/hostname"),
+    ):
         e = _entry(lines, name)
         assert e is not None and e.startswith("l") and e.endswith("-> " + target), f"{name}: {e!r}"
 
 
 def test_files_present(ws):
     lines = _listing(ws)
-    for name in ['app/releases/v1/app.py', 'app/releases/v2/app.py', 'app/shared/config.ini']:
+    for name in ["app/releases/v1/app.py", "app/releases/v2/app.py", "app/shared/config.ini"]:
         e = _entry(lines, name)
         assert e is not None and e.startswith("-"), f"{name} missing or not a regular file: {e!r}"
 

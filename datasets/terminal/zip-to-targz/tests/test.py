@@ -1,4 +1,10 @@
-EXPECTED = {'myapp-1.4.0/bin/run.sh': '#!/bin/sh\necho running myapp\n', 'myapp-1.4.0/lib/core.py': "VERSION = '1.4.0'\n", 'myapp-1.4.0/lib/util.py': 'def f():\n    return 1\n', 'myapp-1.4.0/README.txt': 'MyApp 1.4.0\n', 'myapp-1.4.0/conf/default.ini': '[main]\nkey = value\n'}
+EXPECTED = {
+    "myapp-1.4.0/bin/run.sh": "#!/bin/sh\necho running myapp\n",
+    "myapp-1.4.0/lib/core.py": "VERSION = '1.4.0'\n",
+    "myapp-1.4.0/lib/util.py": "def f():\n    return 1\n",
+    "myapp-1.4.0/README.txt": "MyApp 1.4.0\n",
+    "myapp-1.4.0/conf/default.ini": "[main]\nkey = value\n",
+}
 
 
 def _members(ws):
@@ -26,4 +32,6 @@ def test_run_sh_executable(ws):
 
 def test_workspace_clean(ws):
     assert ws.is_file("release.zip"), "release.zip is gone"
-    assert not ws.exists("myapp-1.4") and not ws.exists("myapp-1.4.0"), "extracted files were left in /app"
+    assert not ws.exists("myapp-1.4") and not ws.exists("myapp-1.4.0"), (
+        "extracted files were left in /app"
+    )
