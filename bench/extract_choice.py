@@ -10,7 +10,11 @@ would have saved.
 
     rlvr eval --env synth-python --model smollm2-135m --split train --n-tasks 160 \\
         -n 1 --temperature 0 --max-new-tokens 256 --out runs/val-greedy
-    python bench/extract_choice.py runs/val-greedy [more eval folders]
+    python bench/extract_choice.py runs/val-greedy [more eval folders] [--env-path DIR]
+
+With several folders it also compares each against the first on their shared tasks under the
+rule in use (a prompt variant is an environment copy with another template, given by
+--env-path).
 
 Prints one table per folder: per rule pass@1 [95% interval], the paired difference against
 "last" (the rule before this measurement) with its sign-flip p-value, and how many answers
@@ -25,11 +29,13 @@ from collections import defaultdict
 from pathlib import Path
 
 import rlvr
+from rlvr.discovery import add_env_path
 from rlvr.evaluation.passk import estimate, paired_difference
 from rlvr.graders.code.extract import BLOCK_RULES, choose_block, fenced_blocks, first_fence_end
 from rlvr.grading import GradeItem, grade_items
 
 PY_TAGS = ["python", "py", "python3"]
+CHOSEN = "entry-first"  # what rlvr.graders.code.extract.function_program uses
 
 
 def load_samples(folder: Path) -> tuple[str, list[dict]]:
@@ -73,7 +79,12 @@ def per_task(rows: list[dict], rewards: list[float]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folders", nargs="+", type=Path)
+    ap.add_argument("--env-path", type=Path, action="append", default=[],
+                    help="a folder of extra environments (a prompt variant's copy)")  # fmt: skip
     args = ap.parse_args()
+    for extra in args.env_path:
+        add_env_path(extra)
+    chosen: dict[Path, dict[str, float]] = {}
     for folder in args.folders:
         env_name, rows = load_samples(folder)
         env = rlvr.load_env(env_name)
@@ -94,6 +105,7 @@ def main() -> None:
         print(f"\n{folder} ({env_name}): {len(tasks)} tasks, {len(rows)} answers, "
               f"{n_blocks} with 2+ blocks; tokens {total}, "
               f"{past} past the first closed fence")  # fmt: skip
+        chosen[folder] = scores[CHOSEN]
         base = [scores["last"][t] for t in tasks]
         for rule in BLOCK_RULES:
             vals = [scores[rule][t] for t in tasks]
@@ -104,6 +116,26 @@ def main() -> None:
                   f"vs last {d.diff:+.3f} (p={d.p_value:.3f}, "
                   f"better/worse {d.better}/{d.worse}); "
                   f"answers that load {builds[rule]}/{len(rows)}")  # fmt: skip
+
+    if len(chosen) > 1:
+        across(chosen)
+
+
+def across(chosen: dict[Path, dict[str, float]]) -> None:
+    """Folders against the first on their shared tasks, graded with the chosen rule: how a
+    prompt variant or a sampling setting compares (each folder may be another environment)."""
+    first, *rest = chosen
+    print(f"\nunder {CHOSEN!r}, against {first}:")
+    for folder in rest:
+        shared = sorted(set(chosen[first]) & set(chosen[folder]))
+        if not shared:
+            print(f"  {folder}: no shared task")
+            continue
+        d = paired_difference([chosen[first][t] for t in shared],
+                              [chosen[folder][t] for t in shared])  # fmt: skip
+        lo, hi = d.ci95
+        print(f"  {folder}: {d.mean_a:.3f} -> {d.mean_b:.3f} on {d.n_tasks} tasks, "
+              f"{d.diff:+.3f} [{lo:+.3f}, {hi:+.3f}] (p={d.p_value:.3f})")  # fmt: skip
 
 
 if __name__ == "__main__":
