@@ -25,7 +25,10 @@ import torch
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from rlvr.advantages import ESTIMATORS, get_estimator, rewards_tensor
+from rlvr.audit.flags.episodes import episode_flags
+from rlvr.audit.flags.policy import HackPolicy, apply_policy
 from rlvr.env import Environment
+from rlvr.episodes.run import run_episodes
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.stats import scored_group_stats
 from rlvr.store import GroupStore
@@ -145,9 +148,6 @@ def flag_episode(env: Environment, sample: Sample, verdict: Verdict) -> Verdict:
     policy ("report" when it sets none)."""
     if sample.episode is None:
         return verdict
-    from rlvr.audit.flags.episodes import episode_flags
-    from rlvr.audit.flags.policy import HackPolicy, apply_policy
-
     policy = env.audit.policy if env.audit is not None and env.audit.policy else HackPolicy()
     return apply_policy(verdict, episode_flags(sample.episode), policy)
 
@@ -162,8 +162,6 @@ def sample_batch(
         ids = [t.id for t in batch]
         groups = policy.sample([env.messages(t) for t in batch], config.g, sampling, task_ids=ids)
         return groups, [None] * len(batch)
-    from rlvr.episodes.run import run_episodes
-
     results, _ = run_episodes(env, policy, batch, config.g, sampling)
     samples = [[r.sample for r in group] for group in results]
     judged: list[list[Verdict | None] | None] = [[r.verdict for r in group] for group in results]

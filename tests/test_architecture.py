@@ -50,6 +50,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("graders", ["rlvr.graders"]),
     ("tasksets", ["rlvr.tasksets"]),
     ("audit flags", ["rlvr.audit", "rlvr.audit.source", "rlvr.audit.flags"]),
+    ("episodes", ["rlvr.episodes"]),
     ("env", ["rlvr.env"]),
     ("registry", ["rlvr.registry", "rlvr.grading", "rlvr.references", "rlvr.selection"]),
     ("audit commands", ["rlvr.audit.recheck", "rlvr.audit.specgap"]),

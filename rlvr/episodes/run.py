@@ -74,7 +74,7 @@ def episode_ids(
 ) -> tuple[list[int], list[int], list[int]]:
     """(prompt ids, episode ids, mask) of a stored episode, tokenised as the loop would have:
     for an episode sampled elsewhere (a server, a replay file) that a local model trains on."""
-    from rlvr.policies.hf import encode_prompt
+    from rlvr.policies.hf import encode_prompt  # heavy: torch, transformers
 
     prompt = encode_prompt(tokenizer, messages)
     ids: list[int] = []
@@ -170,7 +170,7 @@ class EpisodeRunner:
         messages = self.env.messages(task)
         ids = None
         if self.tokenizer is not None:
-            from rlvr.policies.hf import encode_prompt
+            from rlvr.policies.hf import encode_prompt  # heavy: torch, transformers
 
             ids = encode_prompt(self.tokenizer, messages)
         return _Live(task, index, self.spec.open_session(self.env, task), messages, ids)

@@ -11,19 +11,53 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rlvr.errors import ManifestError
+from rlvr.errors import ManifestError, RlvrError
 from rlvr.graders.base import register_grader
 from rlvr.manifest import format_validation_error
 from rlvr.sandbox.docker import InfraFailure
-from rlvr.sandbox.episode import EpisodeBox
+from rlvr.sandbox.episode import EpisodeBox, workspace_files
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, TestOutcome, Verdict
 
 SCRIPT_TIMEOUT_S = 600.0
+
+
+def environment_files(task: Task) -> tuple[dict[str, Any], list[str]]:
+    """The files laid out in /app at the start: environment/workspace/ and the Dockerfile's
+    COPY lines (a copied folder keeps its tree)."""
+    env_dir = Path(task.meta["task_dir"]) / "environment"
+    files, executable = workspace_files(env_dir / "workspace")
+    for src, dest in task.meta.get("copies", []):
+        source = (env_dir / src).resolve()
+        if not source.is_relative_to(env_dir.resolve()) or not source.exists():
+            raise RlvrError(f"task {task.id}: COPY {src} names no file of environment/",
+                            "fix the COPY line or add the file")  # fmt: skip
+        if source.is_dir():
+            more, exe = workspace_files(source)
+            prefix = dest.rstrip("/") + "/" if dest not in ("", ".") else ""
+            files.update({prefix + k: v for k, v in more.items()})
+            executable += [prefix + e for e in exe]
+        else:
+            rel = dest if dest and not dest.endswith("/") else dest + source.name
+            one, exe = workspace_files(source.parent)
+            files[rel] = one[source.name]
+            executable += [rel] if source.name in exe else []
+    return files, executable
+
+
+def test_files(task: Task) -> dict[str, str]:
+    """The task's tests folder as {relative path: text}; read only when the judge runs."""
+    folder = Path(task.meta["task_dir"]) / "tests"
+    return {
+        p.relative_to(folder).as_posix(): p.read_text("utf-8")
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 class TerminalOptions(BaseModel):
@@ -65,10 +99,6 @@ class TerminalGrader:
 
     def open_box(self, task: Task) -> EpisodeBox:
         """A fresh container with the task's workspace laid out and its setup run."""
-        from pathlib import Path
-
-        from rlvr.tasksets.terminal import environment_files
-
         folder = Path(task.meta["task_dir"])
         files, executable = environment_files(task)
         setup = folder / "environment" / "setup.sh"
@@ -87,8 +117,6 @@ class TerminalGrader:
 
     def judge(self, box: EpisodeBox, task: Task) -> Verdict:
         """Run the task's tests on what the episode left in `box` (after its processes)."""
-        from rlvr.tasksets.terminal import test_files
-
         timeout = float(task.meta.get("verifier_timeout_s", 120))
         if task.meta.get("judge") == "harbor":
             return self._judge_harbor(box, task, timeout)
@@ -123,8 +151,6 @@ class TerminalGrader:
 
     def _judge_harbor(self, box: EpisodeBox, task: Task, timeout: float) -> Verdict:
         """Harbor's tests/test.sh and its reward file (the weaker mode; rlvr.tasksets.terminal)."""
-        from rlvr.tasksets.terminal import test_files
-
         try:
             r = box.judge_harbor(test_files(task), timeout)
         except InfraFailure as e:

@@ -81,31 +81,6 @@ def read_dockerfile(folder: Path, image: str) -> list[tuple[str, str]]:
     return copies
 
 
-def environment_files(task: Task) -> tuple[dict[str, Any], list[str]]:
-    """The files laid out in /app at the start: environment/workspace/ and the Dockerfile's
-    COPY lines (a copied folder keeps its tree)."""
-    from rlvr.sandbox.episode import workspace_files
-
-    env_dir = Path(task.meta["task_dir"]) / "environment"
-    files, executable = workspace_files(env_dir / "workspace")
-    for src, dest in task.meta.get("copies", []):
-        source = (env_dir / src).resolve()
-        if not source.is_relative_to(env_dir.resolve()) or not source.exists():
-            raise RlvrError(f"task {task.id}: COPY {src} names no file of environment/",
-                            "fix the COPY line or add the file")  # fmt: skip
-        if source.is_dir():
-            more, exe = workspace_files(source)
-            prefix = dest.rstrip("/") + "/" if dest not in ("", ".") else ""
-            files.update({prefix + k: v for k, v in more.items()})
-            executable += [prefix + e for e in exe]
-        else:
-            rel = dest if dest and not dest.endswith("/") else dest + source.name
-            one, exe = workspace_files(source.parent)
-            files[rel] = one[source.name]
-            executable += [rel] if source.name in exe else []
-    return files, executable
-
-
 def load_task(folder: Path, image: str) -> Task:
     """One task folder as a Task (`reference`: the solution script)."""
     toml = folder / "task.toml"
@@ -149,13 +124,3 @@ def load_tasks(path: str, image: str = "rlvr-terminal:bookworm") -> list[Task]:
         )
     folders = sorted(p for p in root.iterdir() if p.is_dir() and (p / "instruction.md").exists())
     return [load_task(f, image) for f in folders]
-
-
-def test_files(task: Task) -> dict[str, str]:
-    """The task's tests folder as {relative path: text}; read only when the judge runs."""
-    folder = Path(task.meta["task_dir"]) / "tests"
-    return {
-        p.relative_to(folder).as_posix(): p.read_text("utf-8")
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
