@@ -93,8 +93,7 @@ def test_public_feedback_shows_failing_public_cases_and_never_a_hidden_one(
 
 @pytest.mark.parametrize("stack", ["python", "javascript", "go", "rust"])
 def test_rollout_train_and_eval_run_on_repair_episodes(stack: str, tmp_path: Path) -> None:
-    """Every stack: rollout, GRPO from the stored episodes, eval. RLOO and PPO read the same
-    stored groups whatever the stack; they run on python."""
+    """Every stack: rollout, GRPO, RLOO and PPO from the stored episodes, eval."""
     runner = CliRunner()
     env = load_env(f"repair-{stack}")
     tasks = [t for t in env.tasks_in("train") if t.reference][:2]
@@ -114,7 +113,7 @@ def test_rollout_train_and_eval_run_on_repair_episodes(stack: str, tmp_path: Pat
     assert [v["reward"] for v in groups[0]["verdicts"]] == [1.0, 0.0, 1.0, 0.0]
     assert all(s["episode"]["turns"] for g in groups for s in g["samples"])
 
-    for algo in ("grpo", "rloo", "ppo") if stack == "python" else ("grpo",):
+    for algo in ("grpo", "rloo", "ppo"):
         run = tmp_path / f"run-{algo}"
         result = runner.invoke(app, [
             "train", "-e", env.name, "--model", "tiny", "--algo", algo, "--out", str(run),
