@@ -14,6 +14,7 @@ is located without importing it: its `__init__` imports the `llm` CLI, which is 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.util
 import json
@@ -97,6 +98,14 @@ def gguf_in_folder(folder: Path) -> Path | None:
 
 
 def _file_digest(path: Path) -> str:
+    """The content hash of a file, remembered per (path, size, mtime): every `--model` lookup
+    names the cache folder, and hashing 100 MB each time would be wasted."""
+    st = path.stat()
+    return _digest_of(str(path), st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=32)
+def _digest_of(path: str, size: int, mtime_ns: int) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 22), b""):
@@ -162,6 +171,7 @@ def _convert(gguf: Path, into: Path, report: Progress) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
     from transformers.utils import logging as hf_logging
 
+    bars_were_on = hf_logging.is_progress_bar_enabled()
     hf_logging.disable_progress_bar()
     try:
         try:
@@ -188,4 +198,5 @@ def _convert(gguf: Path, into: Path, report: Progress) -> None:
             raise PolicyError(f"converting {gguf.name} left a quantization record in config.json")
         report("save", 1, 1)
     finally:
-        hf_logging.enable_progress_bar()
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
