@@ -187,7 +187,8 @@ class ContainerPool:
                     return out
                 # no answer can reach the runner (other uid), so this is the sandbox's failure
                 state = "stopped" if not c.running() else "gave no valid result"
-                raise InfraFailure(f"the container {state} during the job: {out.stderr[:300]}")
+                said = f": {out.stderr[:300]}" if out.stderr.strip() else " (no output)"
+                raise InfraFailure(f"the container {state} during the job{said}")
             if (out.result or {}).get("stale"):  # left by nobody we can name: retry elsewhere
                 raise InfraFailure(str(out.result["error"])[:500])
             healthy = _healthy(out, len(payload.get("jobs", [0])))
