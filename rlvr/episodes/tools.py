@@ -10,10 +10,10 @@ observation that names the problem and costs the turn.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from rlvr.graders.code.extract import iter_fences
 from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.graders.toolcall.schema import functions
 from rlvr.types import ToolCall
@@ -99,9 +99,6 @@ def tools_prompt(names: list[str]) -> str:
     return f"You can use these tools:\n{listing}\n\n" + FORMAT_NOTE.format()
 
 
-_FENCE = re.compile(
-    r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+#.-]*)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.M | re.S
-)
 _CALL_FENCES = ("", "json", "json5", "tool_call", "tool_calls")
 
 
@@ -115,7 +112,12 @@ class TurnCalls:
 
 def without_code(text: str) -> str:
     """`text` with fenced code blocks of programming languages removed (JSON fences stay)."""
-    return _FENCE.sub(lambda m: m.group(0) if m.group(2).lower() in _CALL_FENCES else "", text)
+    parts, pos = [], 0
+    for fence in iter_fences(text):
+        if fence.tag not in _CALL_FENCES:
+            parts.append(text[pos : fence.start])
+            pos = fence.end
+    return "".join(parts) + text[pos:]
 
 
 def read_calls(text: str, offered: list[str]) -> TurnCalls:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import secrets
 import select
@@ -42,6 +43,8 @@ IPC_KINDS = {"shm": "shmid", "msg": "msqid", "sem": "semid"}
 SHMEM_FLOOR = 4 << 20
 WIPE_BUDGET = 500_000
 WIPE_SECONDS = 4.0  # past this the container is replaced rather than wiped
+WIPE_TOTAL_S = 6.0  # all wipes and checks after one job: what is left then is that job's
+SCAN_ENTRIES = 10_000  # entries of a scratch dir read to find their owners (per pass)
 
 
 def fresh_uids(n: int) -> list[int]:
@@ -285,20 +288,25 @@ def remove_tree_at(parent: int, name: str, budget: list[int]) -> None:
     os.close(fd)
 
 
-def wipe_own() -> None:
-    """As one uid: remove what it owns in /tmp, /dev/shm, /dev/mqueue and its SysV IPC."""
+def wipe_own(seconds: float = WIPE_SECONDS) -> None:
+    """As one uid: remove what it owns in /tmp, /dev/shm, /dev/mqueue and its SysV IPC, for at
+    most `seconds` (a million entries is not wiped: what is left retires the container)."""
     me = os.getuid()
-    budget = [WIPE_BUDGET, time.monotonic() + WIPE_SECONDS]
+    budget = [WIPE_BUDGET, time.monotonic() + seconds]
     for root in (SCRATCH_ROOT, *SHARED_DIRS):
         try:
             rfd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:
             continue
         try:
-            for name in os.listdir(rfd):
-                with contextlib.suppress(OSError):
-                    if os.lstat(name, dir_fd=rfd).st_uid == me:
-                        remove_tree_at(rfd, name, budget)
+            with os.scandir(rfd) as entries:
+                for entry in entries:
+                    if budget[0] <= 0 or time.monotonic() >= budget[1]:
+                        break
+                    budget[0] -= 1
+                    with contextlib.suppress(OSError):
+                        if entry.stat(follow_symlinks=False).st_uid == me:
+                            remove_tree_at(rfd, entry.name, budget)
         finally:
             os.close(rfd)
     wipe_ipc(me)
@@ -320,10 +328,12 @@ def _owners() -> set[int]:
     """Uids (not root) that own a file in the scratch dirs, or own or created an IPC object."""
     uids = set()
     for root in (SCRATCH_ROOT, *SHARED_DIRS):
-        with contextlib.suppress(OSError):
-            for name in os.listdir(root):
+        with contextlib.suppress(OSError), os.scandir(root) as entries:
+            for n, entry in enumerate(entries):
+                if n >= SCAN_ENTRIES:
+                    break
                 with contextlib.suppress(OSError):
-                    uids.add(os.lstat(os.path.join(root, name)).st_uid)
+                    uids.add(entry.stat(follow_symlinks=False).st_uid)
     for _kind, _id, uid, cuid in _ipc_rows():
         uids.update((uid, cuid))
     uids.discard(0)
@@ -345,6 +355,11 @@ def wipe_all(extra: list[int] | tuple[int, ...] = (), skip: set[int] | None = No
     """Kill every non-root process (but `skip`), then remove what any uid left: root's own IPC
     objects here, each other owner's files and IPC objects as that uid (`extra`: uids the caller
     knows of, wiped only when they own something too); True when all is empty."""
+    return _wipe_until(time.monotonic() + WIPE_TOTAL_S, skip)
+
+
+def _wipe_until(deadline: float, skip: set[int] | None = None) -> bool:
+    """`wipe_all`'s work, stopped at `deadline` (the wipe helpers' own budgets included)."""
     kill_all(skip)
     wipe_ipc(0)  # objects handed to root, or created by it
     for _ in range(3):
@@ -352,7 +367,11 @@ def wipe_all(extra: list[int] | tuple[int, ...] = (), skip: set[int] | None = No
         if not owners:
             break
         for uid in sorted(owners):
-            as_uid(uid, wipe_own, timeout=10.0)
+            left = deadline - time.monotonic()
+            if left <= 0.05:
+                return False
+            seconds = min(WIPE_SECONDS, left)
+            as_uid(uid, functools.partial(wipe_own, seconds), timeout=left + 1.0)
     return not _owners() and all(_empty(d) for d in (SCRATCH_ROOT, *SHARED_DIRS))
 
 
@@ -361,11 +380,12 @@ def wipe_and_check(
 ) -> list[str]:
     """`wipe_all`, then what is still there (`residue`); a second wipe first when something is
     (a killed process still exiting on a loaded machine), so that only what stays is blamed."""
-    wipe_all(extra, skip)
+    deadline = time.monotonic() + WIPE_TOTAL_S
+    _wipe_until(deadline, skip)
     left = residue(skip)
-    if left:
+    if left and time.monotonic() < deadline:
         time.sleep(0.05)
-        wipe_all(extra, skip)
+        _wipe_until(deadline, skip)
         left = residue(skip)
     return left
 
@@ -381,10 +401,11 @@ def residue(skip: set[int] | None = None) -> list[str]:
     if procs:
         left.append(f"{len(procs)} processes of uids {sorted(set(procs.values()))[:5]}")
     for d in (SCRATCH_ROOT, *SHARED_DIRS):
-        with contextlib.suppress(OSError):
-            names = os.listdir(d)
+        with contextlib.suppress(OSError), os.scandir(d) as entries:
+            names = [e.name for _, e in zip(range(4), entries, strict=False)]
             if names:
-                left.append(f"{len(names)} entries in {d} ({', '.join(sorted(names)[:3])})")
+                more = "+" if len(names) > 3 else ""
+                left.append(f"{min(len(names), 3)}{more} entries in {d} ({', '.join(names[:3])})")
     for kind, ident, uid, cuid in _ipc_rows()[:5]:
         left.append(f"SysV {kind} {ident} (owner uid {uid}, creator uid {cuid})")
     sockets = named_unix_sockets()
@@ -408,7 +429,8 @@ def named_unix_sockets() -> list[str]:
 
 def _empty(path: str) -> bool:
     try:
-        return not os.listdir(path)
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
     except FileNotFoundError:
         return True
     except OSError:
