@@ -549,6 +549,9 @@ def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
         assert [(v.status, v.reward) for v in got] == [("scored", 1.0), ("scored", 0.0)] * 24, [
             v.reason for v in got if v.status != "scored"
         ][:3]
+        # an idle container the restart stopped is dropped when the pool next uses the daemon
+        # (not yet the moment the daemon answers again: see the closing note of issue 24)
+        assert env.grade(task, [task.reference or ""])[0].passed
         label = {"label": f"{POOL_LABEL}={os.getpid()}", "status": "exited"}
         for _ in range(50):  # removals run on their own threads
             exited = get_client().containers.list(all=True, filters=label)

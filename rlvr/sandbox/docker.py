@@ -155,9 +155,13 @@ class ContainerPool:
         """
         if files:
             payload = {**payload, "files": {**payload.get("files", {}), **files}}
+        outage = False
         for _ in range(DAEMON_RERUNS):
             try:
-                return self._run_once(payload, mode)
+                out = self._run_once(payload, mode)
+                if outage:  # containers the restart stopped may have gone idle since: drop them
+                    self.reap_exited()
+                return out
             except InfraFailure as e:
                 if daemon_answers():
                     if self.reap_exited():  # others stopped too: the daemon restarted
@@ -167,6 +171,7 @@ class ContainerPool:
                     waited = sandbox_client.DAEMON_WAIT_S
                     why = f"the Docker daemon did not answer for {waited:.0f} s (masked): {e}"
                     raise InfraFailure(why) from None
+                outage = True
                 self.reap_exited()
         return self._run_once(payload, mode)
 
