@@ -25,10 +25,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from rlvr.audit import flag_answer
 from rlvr.audit.recheck.corpus import HONEST, LANG, CorpusResult, evaluate, load_corpus
 from rlvr.audit.source.mutate import python_mutants
 from rlvr.audit.source.mutate_text import text_mutants
+from rlvr.flags.hacks import flag_answer
 from rlvr.registry import load_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "graders" / "code"))

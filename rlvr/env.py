@@ -2,7 +2,7 @@
 
 An Environment is plain data plus two behaviours (format a prompt, grade a group) so that the
 same object serves rollouts, the CLI, TRL reward functions and audits alike. Grading is where
-hack flags are attached (its `audit`, rlvr.audit.flags), so every caller gets them alike.
+hack flags are attached (its `audit`, rlvr.flags), so every caller gets them alike.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rlvr.audit.flags.hacks import HackAudit
-from rlvr.audit.flags.languages import grader_language, split_audit_language
-from rlvr.audit.flags.policy import HackPolicy, split_hack_options
 from rlvr.episodes.session import EpisodeSpec
 from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
+from rlvr.flags.hacks import HackAudit
+from rlvr.flags.languages import grader_language, split_audit_language
+from rlvr.flags.policy import HackPolicy, split_hack_options
 from rlvr.graders.base import Grader, is_deterministic, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict

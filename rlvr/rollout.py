@@ -25,10 +25,10 @@ import torch
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from rlvr.advantages import ESTIMATORS, get_estimator, rewards_tensor
-from rlvr.audit.flags.episodes import episode_flags
-from rlvr.audit.flags.policy import HackPolicy, apply_policy
 from rlvr.env import Environment
 from rlvr.episodes.run import run_episodes
+from rlvr.flags.episodes import episode_flags
+from rlvr.flags.policy import HackPolicy, apply_policy
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.stats import scored_group_stats
 from rlvr.store import GroupStore

@@ -4,14 +4,14 @@ from pathlib import Path
 
 import pytest
 
-from rlvr.audit.flags.hacks import flag_answer
-from rlvr.audit.flags.languages import env_language, normalize_language, split_audit_language
-from rlvr.audit.source.functions import function_span, param_names
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.audit import audit_checks, summary
 from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.errors import ManifestError
+from rlvr.flags.hacks import flag_answer
+from rlvr.flags.languages import env_language, normalize_language, split_audit_language
 from rlvr.registry import env_from_manifest
+from rlvr.source.functions import function_span, param_names
 from rlvr.types import Task
 
 CPP = """#include <vector>

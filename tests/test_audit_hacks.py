@@ -14,19 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 import rlvr
-from rlvr.audit import (
-    HackAudit,
-    HackPolicy,
-    apply_policy,
-    flag_answer,
-    split_hack_options,
-    verdict_flags,
-)
 from rlvr.audit.recheck.corpus import HONEST, LANG, evaluate, load_corpus
 from rlvr.audit.recheck.dynamic import differential_flags, gap_flags, report_flags
 from rlvr.audit.recheck.stored import Answer, flag_counts, recheck
 from rlvr.cli import app
 from rlvr.errors import ManifestError
+from rlvr.flags.hacks import HackAudit, flag_answer
+from rlvr.flags.policy import HackPolicy, apply_policy, split_hack_options
+from rlvr.flags.sandbox import verdict_flags
 from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, TestOutcome, Verdict
 
 ROOT = Path(__file__).resolve().parent.parent

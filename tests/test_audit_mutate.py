@@ -7,11 +7,11 @@ import ast
 import pytest
 
 import rlvr
-from rlvr.audit.source.functions import function_span, param_names
-from rlvr.audit.source.lexer import tokens
 from rlvr.audit.source.mutate import OPERATORS, python_mutants, unified_diff
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.trivial import trivial_answers
+from rlvr.source.functions import function_span, param_names
+from rlvr.source.lexer import tokens
 from rlvr.types import Task
 
 SOURCE = '''def f(xs, k):

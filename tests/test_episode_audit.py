@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rlvr.audit.flags.episodes import episode_flags
+from rlvr.flags.episodes import episode_flags
 from rlvr.types import Episode, Observation, ToolCall, Turn
 
 

@@ -280,7 +280,7 @@ def test_the_job_that_left_state_or_filled_the_memory_is_scored_never_masked():
     """What each job left (`left_behind`) and a runner lost to an OOM kill (`ExecOutcome.oom`)
     are scored 0 for that job, cause memory_limit, flagged; a check group's partial results
     (it stops after an answer that left state) are judged as far as they go."""
-    from rlvr.audit.flags.sandbox import verdict_flags
+    from rlvr.flags.sandbox import verdict_flags
     from rlvr.graders.code.verdict import command_verdict, pycheck_verdicts
     from rlvr.sandbox.docker import ExecOutcome
     from rlvr.sandbox.reports import ReportAdapter

@@ -26,8 +26,8 @@ from corpus_python import HONEST_HUMANEVAL, HONEST_PYTHON, PY_HACKS  # noqa: E40
 from corpus_stacks import STACK_ENTRIES, STACK_REFERENCES  # noqa: E402
 
 from rlvr.audit.recheck.corpus import LANG  # noqa: E402
-from rlvr.audit.source.cases import NO_VALUE, prompt_cases, python_cases  # noqa: E402
 from rlvr.registry import load_env  # noqa: E402
+from rlvr.source.cases import NO_VALUE, prompt_cases, python_cases  # noqa: E402
 
 HARDCODE_HUMANEVAL = [
     "HumanEval/0",

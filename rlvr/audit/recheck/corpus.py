@@ -15,11 +15,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from rlvr.audit.flags.hacks import flag_answer
-from rlvr.audit.flags.kinds import AUDIT_ERROR
-from rlvr.audit.flags.sandbox import verdict_flags
 from rlvr.audit.recheck.dynamic import differential_flags, gap_flags
 from rlvr.bundled import bundled, source_folder
+from rlvr.flags.hacks import flag_answer
+from rlvr.flags.kinds import AUDIT_ERROR
+from rlvr.flags.sandbox import verdict_flags
 from rlvr.registry import load_env
 from rlvr.types import Flag
 

@@ -24,10 +24,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.source.cases import Case, prompt_cases, python_cases
 from rlvr.env import Environment
+from rlvr.flags import kinds as K
 from rlvr.graders.code.verdict import public_names, visibility_of
+from rlvr.source.cases import Case, prompt_cases, python_cases
 from rlvr.types import Flag, Task, Verdict
 
 MAX_INPUTS = 16

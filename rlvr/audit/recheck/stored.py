@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlvr.audit.flags.hacks import flag_answer
-from rlvr.audit.flags.languages import env_language
-from rlvr.audit.flags.sandbox import verdict_flags
 from rlvr.audit.recheck.dynamic import differential_flags, gap_flags
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
+from rlvr.flags.hacks import flag_answer
+from rlvr.flags.languages import env_language
+from rlvr.flags.sandbox import verdict_flags
 from rlvr.types import Flag, ScoredGroup, Verdict
 
 

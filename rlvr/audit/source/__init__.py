@@ -1,3 +1,2 @@
-"""Reading answers and tests as source: a lexer for C-family stacks, function spans, the test
-cases in asserts and prompts, Python name facts, and source mutants. Knows nothing of verdicts
-or environments; the flags and the spec-gap audit both build on it."""
+"""Mutants of a reference: AST operators for Python (`mutate`), token edits for the other stacks
+(`mutate_text`). Built on `rlvr.source`; the spec-gap audit and the case benches use them."""

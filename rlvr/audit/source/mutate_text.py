@@ -20,8 +20,8 @@ import itertools
 import random
 import re
 
-from rlvr.audit.source.lexer import Language, Token, tokens
 from rlvr.audit.source.mutate import Mutant
+from rlvr.source.lexer import Language, Token, tokens
 
 COMPARE = {
     "<": "<=",

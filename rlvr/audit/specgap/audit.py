@@ -24,13 +24,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from rlvr.audit.flags.languages import GENERIC, env_language
 from rlvr.audit.source.mutate import python_mutants, unified_diff
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.candidates import Candidate, math_candidates, toolcall_candidates
 from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.env import Environment, distinct_answers, first_occurrences, share_verdicts
 from rlvr.errors import RlvrError
+from rlvr.flags.languages import GENERIC, env_language
 from rlvr.grading import batches
 from rlvr.references import fence, fence_tag, missing_reference_fix, missing_results
 from rlvr.types import Task, Verdict

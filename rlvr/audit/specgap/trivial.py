@@ -16,10 +16,10 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from rlvr.audit.source.cases import NO_VALUE, prompt_cases, python_cases
-from rlvr.audit.source.functions import function_span, param_names
-from rlvr.audit.source.lexer import Language
 from rlvr.pyast import parse
+from rlvr.source.cases import NO_VALUE, prompt_cases, python_cases
+from rlvr.source.functions import function_span, param_names
+from rlvr.source.lexer import Language
 from rlvr.types import Task
 
 ZERO = {

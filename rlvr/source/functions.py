@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rlvr.audit.source.lexer import Language, tokens
+from rlvr.source.lexer import Language, tokens
 
 OPENERS = {
     "javascript": (

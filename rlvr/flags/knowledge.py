@@ -12,8 +12,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.source.cases import (
+from rlvr.flags import kinds as K
+from rlvr.pyast import parse
+from rlvr.source.cases import (
     NO_VALUE,
     Case,
     Key,
@@ -25,8 +26,7 @@ from rlvr.audit.source.cases import (
     python_literals,
     text_literals,
 )
-from rlvr.audit.source.lexer import Language
-from rlvr.pyast import parse
+from rlvr.source.lexer import Language
 from rlvr.types import Flag, Task
 
 

@@ -14,7 +14,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from rlvr.audit.flags import kinds as K
+from rlvr.flags import kinds as K
 from rlvr.graders.math.extract import extract_answers
 from rlvr.graders.math.grader import check
 from rlvr.graders.math.normalize import normalize

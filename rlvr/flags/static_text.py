@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.strings import string_flags
-from rlvr.audit.source.lexer import Language, Token, string_value, tokens
+from rlvr.flags import kinds as K
+from rlvr.flags.strings import string_flags
+from rlvr.source.lexer import Language, Token, string_value, tokens
 from rlvr.types import Flag
 
 Table = tuple[tuple[str, str], ...]

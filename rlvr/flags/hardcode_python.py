@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import ast
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.knowledge import (
+from rlvr.flags import kinds as K
+from rlvr.flags.knowledge import (
     TestKnowledge,
     branch_flags,
     branch_hit,
     case_inputs,
     show_key,
 )
-from rlvr.audit.source.cases import NO_VALUE, Case, Key, distinctive, literal_key
+from rlvr.source.cases import NO_VALUE, Case, Key, distinctive, literal_key
 from rlvr.types import Flag
 
 

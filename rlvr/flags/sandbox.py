@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.policy import dedupe
+from rlvr.flags import kinds as K
+from rlvr.flags.policy import dedupe
 from rlvr.types import Flag, Verdict
 
 EXIT_MESSAGE = re.compile(r"exited before the tests finished|\b(?:SystemExit|KeyboardInterrupt)\b")

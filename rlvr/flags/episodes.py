@@ -5,15 +5,15 @@ The commands are read as text (the agent's own actions; nothing is run again). F
 paths outside /app and scratch space), `judge_probe` (looking for the runner, the judge or
 other processes), `stalling` (sleeping out the budget, repeating a command, hitting the time
 limit). A flag is a suspicion with evidence; the environment's hack policy decides what it
-costs (rlvr.audit.flags.policy), "report" by default.
+costs (rlvr.flags.policy), "report" by default.
 """
 
 from __future__ import annotations
 
 import re
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.policy import dedupe
+from rlvr.flags import kinds as K
+from rlvr.flags.policy import dedupe
 from rlvr.types import Episode, Flag, ToolCall
 
 WORKSPACE = "/app"

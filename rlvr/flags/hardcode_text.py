@@ -4,11 +4,11 @@ literal, and `if` branches on test literals that return test values.
 
 from __future__ import annotations
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.knowledge import TestKnowledge, branch_flags, branch_hit
-from rlvr.audit.source.cases import Key, text_literals
-from rlvr.audit.source.functions import function_span
-from rlvr.audit.source.lexer import Language, Token, code_tokens
+from rlvr.flags import kinds as K
+from rlvr.flags.knowledge import TestKnowledge, branch_flags, branch_hit
+from rlvr.source.cases import Key, text_literals
+from rlvr.source.functions import function_span
+from rlvr.source.lexer import Language, Token, code_tokens
 from rlvr.types import Flag
 
 

@@ -1,14 +1,14 @@
 """The one walk over a Python answer that fills `Facts` (see py_names.py).
 
 Kept apart from the rules so that what is collected (names, stores, strings, state) reads in one
-place and the rules in rlvr.audit.flags.static_python stay tables.
+place and the rules in rlvr.flags.static_python stay tables.
 """
 
 from __future__ import annotations
 
 import ast
 
-from rlvr.audit.source.py_names import DECODERS, MUTATORS, RUNNERS, Facts
+from rlvr.source.py_names import DECODERS, MUTATORS, RUNNERS, Facts
 
 WRITE_OPENERS = {"open", "io.open", "codecs.open", "builtins.open", "os.open", "os.fdopen"}
 PATH_WRITES = {

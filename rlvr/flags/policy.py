@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from rlvr.audit.flags import kinds as K
 from rlvr.errors import ManifestError, format_validation_error
+from rlvr.flags import kinds as K
 from rlvr.types import Flag, Verdict
 
 PolicyMode = Literal["report", "zero", "penalty"]

@@ -17,7 +17,7 @@ import base64
 import binascii
 import re
 
-from rlvr.audit.flags import kinds as K
+from rlvr.flags import kinds as K
 from rlvr.types import Flag
 
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 import re
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.py_rules import (
+from rlvr.flags import kinds as K
+from rlvr.flags.py_rules import (
     ABUSE_NAMES,
     BIG,
     DYNAMIC_CALLS,
@@ -30,10 +30,10 @@ from rlvr.audit.flags.py_rules import (
     TAMPER_MODULES,
     TAMPER_TARGETS,
 )
-from rlvr.audit.flags.strings import string_flags
-from rlvr.audit.source.py_collect import collect_facts
-from rlvr.audit.source.py_names import Facts
+from rlvr.flags.strings import string_flags
 from rlvr.pyast import parse
+from rlvr.source.py_collect import collect_facts
+from rlvr.source.py_names import Facts
 from rlvr.types import Flag
 
 

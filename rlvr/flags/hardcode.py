@@ -15,14 +15,14 @@ the tests ("Fizz", 1000 for roman numerals) never counts.
 
 from __future__ import annotations
 
-from rlvr.audit.flags.hardcode_python import (
+from rlvr.flags.hardcode_python import (
     python_branches,
     python_constant_return,
     python_literal_branches,
 )
-from rlvr.audit.flags.hardcode_text import text_branches, text_constant_return
-from rlvr.audit.flags.knowledge import knowledge, literals_of, parse_python, test_data
-from rlvr.audit.source.lexer import Language
+from rlvr.flags.hardcode_text import text_branches, text_constant_return
+from rlvr.flags.knowledge import knowledge, literals_of, parse_python, test_data
+from rlvr.source.lexer import Language
 from rlvr.types import Flag, Task
 
 

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rlvr.audit.flags import kinds as K
-from rlvr.audit.flags.hardcode import hardcoded_flags
-from rlvr.audit.flags.languages import answer_code, normalize_language
-from rlvr.audit.flags.math_toolcall import math_flags, toolcall_flags
-from rlvr.audit.flags.policy import HackPolicy, apply_policy, dedupe
-from rlvr.audit.flags.sandbox import verdict_flags
-from rlvr.audit.flags.static_python import python_flags
-from rlvr.audit.flags.static_text import text_flags
+from rlvr.flags import kinds as K
+from rlvr.flags.hardcode import hardcoded_flags
+from rlvr.flags.languages import answer_code, normalize_language
+from rlvr.flags.math_toolcall import math_flags, toolcall_flags
+from rlvr.flags.policy import HackPolicy, apply_policy, dedupe
+from rlvr.flags.sandbox import verdict_flags
+from rlvr.flags.static_python import python_flags
+from rlvr.flags.static_text import text_flags
 from rlvr.types import Flag, Task, Verdict
 
 

@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.audit.source.lexer import Language, code_tokens, number_value, string_value
 from rlvr.pyast import parse
+from rlvr.source.lexer import Language, code_tokens, number_value, string_value
 
 Key = tuple[str, Any]
 NO_VALUE = object()
