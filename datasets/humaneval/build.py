@@ -3,6 +3,8 @@
 Writes `functions.jsonl` (every problem whose `check()` is expressible as typed cases) and
 `not_converted.json` (problem id -> reason) beside this file. Deterministic: random inputs in
 `check()` run under a fixed seed. See rlvr/tasksets/humaneval_convert.py for the rules.
+Hidden cases that `rlvr cases augment humaneval --write` appended to the shipped file are kept
+(with their provenance, `meta.augment`) for every task whose converted cases did not change.
 
     python datasets/humaneval/build.py
 """
@@ -13,7 +15,8 @@ import gzip
 import json
 from pathlib import Path
 
-from rlvr.functions.task import write_function_tasks
+from rlvr.audit.augment.sets import carry_over
+from rlvr.functions.task import read_function_tasks, write_function_tasks
 from rlvr.tasksets.humaneval import humaneval_path
 from rlvr.tasksets.humaneval_convert import convert_all
 
@@ -24,7 +27,10 @@ def main() -> None:
     with gzip.open(humaneval_path(), "rt", encoding="utf-8") as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
     done, failed = convert_all(rows)
-    write_function_tasks(HERE / "functions.jsonl", done)
+    shipped = HERE / "functions.jsonl"
+    if shipped.is_file():
+        done = carry_over(done, read_function_tasks(shipped))
+    write_function_tasks(shipped, done)
     (HERE / "not_converted.json").write_text(json.dumps(failed, indent=1) + "\n", "utf-8")
     weaker = sum("python_check_only" in t.meta for t in done)
     print(

@@ -11,6 +11,7 @@ import typer
 
 from rlvr.cli import (
     audit,
+    cases,
     check,
     demo,
     envs,
@@ -35,6 +36,7 @@ app = typer.Typer(
 app.add_typer(envs.app, name="envs")
 app.add_typer(check.app, name="check")
 app.add_typer(audit.app, name="audit")
+app.add_typer(cases.app, name="cases")
 app.add_typer(sandbox.app, name="sandbox")
 app.command("grade")(grade.grade)
 app.command("demo")(demo.demo)

@@ -91,7 +91,8 @@ def _gap_table(audits: list, summary: object) -> Table:  # type: ignore[type-arg
         )
     s = summary
     table.caption = (
-        f"{s.tasks} tasks, mutation score {s.mutation_score} (mean per task "  # type: ignore[attr-defined]
+        f"{s.tasks} tasks, mutation score {s.mutation_score} (before case augmentation "  # type: ignore[attr-defined]
+        f"{s.mutation_score_original}; mean per task "  # type: ignore[attr-defined]
         f"{s.mean_task_score}), {s.tasks_with_survivors} with surviving mutants, "  # type: ignore[attr-defined]
         f"{s.reference_failed} failing references, {s.trivial_passed} with passing "  # type: ignore[attr-defined]
         f"trivial answers, {s.golds_unreadable} unreadable golds, "  # type: ignore[attr-defined]

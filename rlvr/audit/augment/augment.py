@@ -29,7 +29,7 @@ from rlvr.functions.judge import DriverOutput, judge_cases
 from rlvr.functions.task import Case, FunctionTask, check_case
 from rlvr.functions.typelang import decode, values_equal
 
-PROBE_CHUNK = 16
+PROBE_CHUNK = 12
 KILLS = ("failed", "error")
 TOOL = "rlvr cases augment"
 
@@ -39,7 +39,7 @@ class Options:
     """How hard to look: new inputs and mutants per task, and the seed of both samples."""
 
     seed: int = 25
-    inputs: int = 48
+    inputs: int = 96
     mutants: int = 40
 
 
@@ -136,6 +136,7 @@ def mutant_kills(
     valued: dict[str, list[tuple[NewInput, Case]]],
     opts: Options,
     results: dict[str, TaskResult],
+    log: Callable[[str], Any],
 ) -> dict[str, dict[str, set[int]]]:
     """Per task: each mutant the old cases let through -> the new inputs that kill it."""
     jobs: list[tuple[FunctionTask, str, str]] = []
@@ -146,6 +147,7 @@ def mutant_kills(
             update={"hidden_cases": [*t.hidden_cases, *(c for _, c in valued[t.id])]}
         )
         jobs += [(full, m.description, m.source) for m in mutants]
+    log(f"{len(jobs)} mutants of the Python references")
     outs = run("python", [(f, src) for f, _, src in jobs])
     kills: dict[str, dict[str, set[int]]] = {t.id: {} for t in tasks}
     for (full, name, _), out in zip(jobs, outs, strict=True):
@@ -192,13 +194,15 @@ def provenance(
     chosen: list[int],
     valued: list[tuple[NewInput, Case]],
     kills: dict,
-    seed: int,
+    opts: Options,
 ) -> dict[str, Any]:
     """`meta["augment"]`: which hidden cases are original, and how each added one was made."""
     by_case = killed_by(kills, chosen)
     return {
         "tool": TOOL,
-        "seed": seed,
+        "seed": opts.seed,
+        "inputs": opts.inputs,
+        "mutants": opts.mutants,
         "original_hidden": len(task.hidden_cases),
         "added": [
             {"mutation": valued[i][0].mutation, "tier": valued[i][0].tier, "kills": by_case[i]}
@@ -217,13 +221,17 @@ def augment_tasks(
     """Tasks with the new hidden cases appended (tasks already augmented, or without a Python
     reference, unchanged) and what was found per task. `references`: stack -> task id -> the
     stack's answer file (Python's come from the tasks)."""
-    work = [t for t in tasks if "python" in t.references and "augment" not in t.meta]
+    work = [
+        t
+        for t in tasks
+        if "python" in t.references and not ({"augment", "python_check_only"} & set(t.meta))
+    ]
     results = {t.id: TaskResult(t.id) for t in work}
     inputs = {t.id: new_inputs(t, opts.seed, opts.inputs) for t in work}
     log(f"{len(work)} tasks, {sum(map(len, inputs.values()))} new inputs: running the reference")
     valued = expected_values(run, work, inputs)
     log(f"{sum(map(len, valued.values()))} inputs have a value: running mutants")
-    kills = mutant_kills(run, work, valued, opts, results)
+    kills = mutant_kills(run, work, valued, opts, results, log)
     for t in work:
         kills[t.id].update(constant_kills(t, valued[t.id]))
         results[t.id].inputs, results[t.id].valued = len(inputs[t.id]), len(valued[t.id])
@@ -252,7 +260,7 @@ def augment_tasks(
         if not chosen:
             out.append(t)
             continue
-        meta = {**t.meta, "augment": provenance(t, chosen, vs, k, opts.seed)}
+        meta = {**t.meta, "augment": provenance(t, chosen, vs, k, opts)}
         hidden = [*t.hidden_cases, *(vs[i][1] for i in chosen)]
         out.append(t.model_copy(update={"hidden_cases": hidden, "meta": meta}))
     return out, [results[t.id] for t in work]

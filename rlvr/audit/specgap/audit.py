@@ -27,6 +27,7 @@ from pydantic import BaseModel, Field
 from rlvr.audit.source.mutate import python_mutants, unified_diff
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.candidates import Candidate, math_candidates, toolcall_candidates
+from rlvr.audit.specgap.original import killed_by_original
 from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.env import Environment, distinct_answers, first_occurrences, share_verdicts
 from rlvr.errors import RlvrError
@@ -65,6 +66,7 @@ class TaskAudit(BaseModel):
     gold_unreadable: str = ""
     mutants: int = 0
     mutants_killed: int = 0
+    mutants_killed_original: int = Field(0, description="Killed by the pre-augmentation cases.")
     mutants_stillborn: int = 0
     mutants_masked: int = 0
     mutation_score: float | None = None
@@ -179,6 +181,7 @@ def summarize(
         else:
             audit.mutants += 1
             audit.mutants_killed += not v.passed
+            audit.mutants_killed_original += not v.passed and killed_by_original(task, v)
             if v.passed:
                 audit.surviving.append(g)
     if audit.mutants:
@@ -308,6 +311,7 @@ class GapSummary(BaseModel):
     equivalents: int
     equivalents_passed: int
     mutation_score: float | None
+    mutation_score_original: float | None = Field(None, description="Before augmentation.")
     mean_task_score: float | None
     tasks_with_survivors: int
     duration_s: float
@@ -319,6 +323,7 @@ def summary(env_name: str, audits: list[TaskAudit], duration: float, lang: str =
     """Overall figures: the pooled mutation score and the mean of the per-task scores."""
     total = sum(a.mutants for a in audits)
     killed = sum(a.mutants_killed for a in audits)
+    before = sum(a.mutants_killed_original for a in audits)
     scores = [a.mutation_score for a in audits if a.mutation_score is not None]
     checks, note = audit_checks(lang) if lang else ([], "")
     return GapSummary(
@@ -336,6 +341,7 @@ def summary(env_name: str, audits: list[TaskAudit], duration: float, lang: str =
         equivalents=sum(a.equivalents for a in audits),
         equivalents_passed=sum(a.equivalents_passed for a in audits),
         mutation_score=round(killed / total, 4) if total else None,
+        mutation_score_original=round(before / total, 4) if total else None,
         mean_task_score=round(sum(scores) / len(scores), 4) if scores else None,
         tasks_with_survivors=sum(bool(a.surviving) for a in audits),
         duration_s=round(duration, 2),

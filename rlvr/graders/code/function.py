@@ -25,6 +25,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rlvr.errors import ManifestError
+from rlvr.functions.judge import DriverOutput, read_driver_output
 from rlvr.functions.task import FunctionTask
 from rlvr.functions.translator import load_translator
 from rlvr.graders.base import register_grader
@@ -176,6 +177,41 @@ class FunctionGrader:
             with ThreadPoolExecutor(max_workers=max(1, min(len(chunks), pool.size))) as ex:
                 list(ex.map(run_chunk, chunks))
         return [[v for v in row if v is not None] for row in verdicts]
+
+    def driver_outputs(self, runs: Sequence[tuple[FunctionTask, str]]) -> list[DriverOutput | None]:
+        """What the driver printed for each (task, answer file), parsed but not judged: the
+        values a reference returns, for tools that compute expected values in the sandbox
+        (case augmentation). None where the job brought back no result."""
+        payloads = [self._payload({**self.translator.driver(t), self.spec.answer_file: src})
+                    for t, src in runs]  # fmt: skip
+        size = self.options.batch_size
+        chunks = [list(range(i, min(i + size, len(runs)))) for i in range(0, len(runs), size)]
+        out: list[DriverOutput | None] = [None] * len(runs)
+
+        def keep(i: int, item: Any) -> None:
+            stdout = str(item.get("stdout", "")) if isinstance(item, dict) else ""
+            out[i] = read_driver_output(stdout, len(runs[i][0].cases))
+
+        def run_chunk(chunk: list[int]) -> None:
+            try:
+                res = self.pool.run({"jobs": [payloads[i] for i in chunk]}, "batch")
+                items = [] if res.watchdog or res.result is None else res.result["results"]
+            except (InfraFailure, KeyError, TypeError):
+                items = []
+            for i, item in zip(chunk, items, strict=False):
+                keep(i, item)
+            for i in chunk[len(items) :]:  # what the batch did not bring back runs alone, once
+                try:
+                    res = self.pool.run(payloads[i], "run", None)
+                except InfraFailure:
+                    continue
+                if not res.watchdog and res.result is not None:
+                    keep(i, res.result)
+
+        if chunks:
+            with ThreadPoolExecutor(max_workers=max(1, min(len(chunks), self.pool.size))) as ex:
+                list(ex.map(run_chunk, chunks))
+        return out
 
     def _no_function(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         if self._fallback is not None:

@@ -1,0 +1,1 @@
+"""Case augmentation of function tasks (EvalPlus-style): new hidden cases that kill mutants."""
