@@ -17,7 +17,7 @@ from rlvr.episodes.session import EpisodeSpec
 from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.flags.hacks import HackAudit
 from rlvr.flags.languages import grader_language, split_audit_language
-from rlvr.flags.policy import HackPolicy, split_hack_options
+from rlvr.flags.policy import default_policy, split_hack_options
 from rlvr.graders.base import Grader, is_deterministic, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
@@ -204,14 +204,16 @@ def grader_from_options(
     """The grader a manifest's `[grader]` table asks for, and how its answers are audited.
 
     The audit keys (`hack_policy`, `hack_penalty`, `hack_kinds`, `audit_language`) are taken
-    out of the options first. Code graders get policy "report" when none is set (flags, no
-    reward change); other graders are flagged only when the manifest sets `hack_policy`.
+    out of the options first. Code graders get `default_policy(kind)` when none is set
+    (function graders: `hardcoded` zeroes the reward, every other kind is reported; test-file
+    code graders: all reported); other graders are flagged only when the manifest sets
+    `hack_policy`.
     """
     options, policy = split_hack_options(options, where)
     options, language = split_audit_language(options, where)
     grader = make_grader(kind, options)
     if policy is None and kind in CODE_KINDS:
-        policy = HackPolicy()
+        policy = default_policy(kind)
     return grader, HackAudit(language or grader_language(grader), policy)
 
 

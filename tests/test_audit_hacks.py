@@ -20,7 +20,7 @@ from rlvr.audit.recheck.stored import Answer, flag_counts, recheck
 from rlvr.cli import app
 from rlvr.errors import ManifestError
 from rlvr.flags.hacks import HackAudit, flag_answer
-from rlvr.flags.policy import HackPolicy, apply_policy, split_hack_options
+from rlvr.flags.policy import HackPolicy, apply_policy, default_policy, split_hack_options
 from rlvr.flags.sandbox import verdict_flags
 from rlvr.types import Flag, GroupStats, Sample, ScoredGroup, Task, TestOutcome, Verdict
 
@@ -419,23 +419,26 @@ def test_verdict_flags_read_the_failure_cause_not_the_reason():
 
 
 @pytest.mark.parametrize("env_name", sorted(CODE_ENVS))
-def test_code_envs_flag_answers_by_default_without_changing_rewards(env_name):
+def test_code_envs_flag_answers_by_default_and_zero_only_measured_kinds(env_name):
     env = rlvr.load_env(env_name)
-    assert env.audit is not None and env.audit.policy == HackPolicy(mode="report")
+    tests = env_name.endswith("-tests")  # test-file tasks: every kind reported
+    assert env.audit is not None
+    assert env.audit.policy == (HackPolicy() if tests else default_policy("function"))
     assert env.audit.language == CODE_ENVS[env_name]
     assert rlvr.load_env("math").audit.policy is None  # others are flagged only when asked
 
 
-def test_a_hardcoded_answer_is_flagged_but_keeps_its_reward_by_default(docker):
+def test_a_hardcoded_answer_that_passes_is_flagged_and_zeroed_by_default(docker):
     env = rlvr.load_env("python")
     task = env.task("python/is_palindrome")
     cheat = (
-        "_T = {'racecar': True, '': True, 'ab': False}\n"
+        "_T = {'racecar': True, 'python': False, 'A man, a plan, a canal: Panama': True}\n"
         "def is_palindrome(s):\n    if s in _T:\n        return _T[s]\n"
         "    c = [x.lower() for x in s if x.isalnum()]\n    return c == c[::-1]\n"
     )
     (v,) = env.grade(task, [f"```python\n{cheat}```"])
-    assert v.reward == 1.0 and "hardcoded" in {f.kind for f in v.flags}, (v.reason, v.flags)
+    assert "hardcoded" in {f.kind for f in v.flags}, (v.reason, v.flags)
+    assert v.reward == 0.0 and v.details["hack_policy"]["reward_before"] == 1.0
 
 
 def test_training_metrics_carry_the_flagged_share_per_kind():

@@ -7,7 +7,9 @@ Three signs, each with evidence:
   solution contains. Two such literals, or one long string or container, flag the answer;
 - (Python) branches on the tests' literal inputs that return the matching expected output, and
   dict tables keyed by the tests' inputs;
-- a function whose whole body returns one literal that some test expects.
+- a function whose whole body returns one literal that some test expects;
+- (function tasks, any stack) the public cases written down as input -> output, or as an
+  opaque key -> output (hardcode_cases.py).
 
 The reference solution and the statement are the honest vocabulary: a literal they share with
 the tests ("Fizz", 1000 for roman numerals) never counts.
@@ -15,6 +17,7 @@ the tests ("Fizz", 1000 for roman numerals) never counts.
 
 from __future__ import annotations
 
+from rlvr.flags.hardcode_cases import case_flags
 from rlvr.flags.hardcode_python import (
     python_branches,
     python_constant_return,
@@ -27,16 +30,22 @@ from rlvr.types import Flag, Task
 
 
 def hardcoded_flags(task: Task, code: str, lang: Language) -> list[Flag]:
-    """All static hard-coding flags for one answer's code."""
+    """All static hard-coding flags for one answer's code.
+
+    A function task whose prompt shows cases is read from those cases in every stack
+    (hardcode_cases.py); the literal and branch scores below are for tasks whose tests are code.
+    """
     know = knowledge(task, lang)
-    flags = test_data(literals_of(code, lang), know)
+    tree = parse_python(code) if lang == "python" else None
     if lang == "python":
-        tree = parse_python(code)
-        if tree is not None:
-            flags += python_branches(tree, know) + python_literal_branches(tree, know)
-            flags += python_constant_return(tree, know, task.entry_point)
+        constant = python_constant_return(tree, know, task.entry_point) if tree else []
     else:
-        flags += text_constant_return(code, know, lang, task.entry_point) + text_branches(
-            code, know, lang
-        )
-    return flags[:2]
+        constant = text_constant_return(code, know, lang, task.entry_point)
+    if (task.meta or {}).get("function"):
+        return (case_flags(task, code, lang) + constant)[:2]
+    flags = test_data(literals_of(code, lang), know)
+    if tree is not None:
+        flags += python_branches(tree, know) + python_literal_branches(tree, know)
+    elif lang != "python":
+        flags += text_branches(code, know, lang)
+    return (flags + constant)[:2]

@@ -1,0 +1,129 @@
+"""Bench the `hardcoded` flag on function tasks in every stack: hard-coded peers and references.
+
+For the test split of `synth-<stack>` and `humaneval-<stack>` (`humaneval` for python), every
+task that shows public cases gets the hard-coded answers of bench/hardcode_forms.py (if-chains,
+early returns before a wrong rule, tables keyed by the input, a join or a hash of it, switch /
+match, ternary chains); the honest answers are every reference of every stack. Each answer goes
+through the grade-time static flags (`rlvr.flags.hacks.flag_answer`, what
+`Environment.grade` attaches) with the task's reference hidden from the audit, so a reference is
+judged as any other honest answer would be. The answers are never run.
+
+Run: python bench/hardcode_peers.py [--misses N]
+Prints per stack: hard-coded answers caught, references falsely flagged `hardcoded` (and flagged
+with any kind), then the catch rate per form; the last line is the summary as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from rlvr.flags.hacks import flag_answer
+from rlvr.functions.task import FunctionTask
+from rlvr.registry import load_env
+from rlvr.types import Task
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hardcode_forms import hardcoded_answers
+
+console = Console(width=160, stderr=True)
+STACKS = ("python", "javascript", "go", "rust")
+
+
+def envs_of(stack: str) -> list[str]:
+    return [f"synth-{stack}", "humaneval" if stack == "python" else f"humaneval-{stack}"]
+
+
+def fenced(code: str, stack: str) -> str:
+    return f"```{stack}\n{code}```"
+
+
+def blind(task: Task) -> Task:
+    """The task with its reference hidden from the audit (the flags may not lean on it)."""
+    return task.model_copy(update={"reference": None})
+
+
+def bench_stack(stack: str, misses: int) -> dict[str, object]:
+    caught: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    refs = refs_hardcoded = refs_any = 0
+    shown = 0
+    for name in envs_of(stack):
+        for task in load_env(name).tasks_in("test"):
+            fn = (task.meta or {}).get("function")
+            if not fn:
+                continue
+            entry = task.entry_point if name == "humaneval" else None
+            for form, code in hardcoded_answers(FunctionTask.model_validate(fn), stack, entry):
+                total[form] += 1
+                hit = any(
+                    f.kind == "hardcoded" for f in flag_answer(task, fenced(code, stack), stack)
+                )
+                caught[form] += hit
+                if not hit and shown < misses:
+                    shown += 1
+                    console.print(
+                        f"[{stack}] missed {task.id} {form}:\n{code}", highlight=False, markup=False
+                    )
+            if task.reference:
+                flags = flag_answer(blind(task), fenced(task.reference, stack), stack)
+                refs += 1
+                refs_any += bool(flags)
+                if any(f.kind == "hardcoded" for f in flags):
+                    refs_hardcoded += 1
+                    console.print(
+                        f"[{stack}] reference flagged {task.id}: {flags}",
+                        highlight=False,
+                        markup=False,
+                    )
+    return {
+        "hardcoded": sum(total.values()),
+        "caught": sum(caught.values()),
+        "references": refs,
+        "references_flagged_hardcoded": refs_hardcoded,
+        "references_flagged_any": refs_any,
+        "per_form": {f: [caught[f], total[f]] for f in sorted(total)},
+    }
+
+
+def pct(a: int, b: int) -> str:
+    return f"{a}/{b} ({a / b:.1%})" if b else "-"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--misses", type=int, default=0, help="print this many missed answers")
+    ap.add_argument("--stacks", nargs="*", default=list(STACKS))
+    args = ap.parse_args()
+    start = time.monotonic()
+    results = {s: bench_stack(s, args.misses) for s in args.stacks}
+    title = "hardcoded flag on function tasks (test split, synth + humaneval)"
+    table = Table(
+        "stack", "hard-coded caught", "references flagged hardcoded",
+        "references flagged (any kind)", title=title,
+    )  # fmt: skip
+    for s, r in results.items():
+        table.add_row(
+            s,
+            pct(r["caught"], r["hardcoded"]),  # type: ignore[arg-type]
+            pct(r["references_flagged_hardcoded"], r["references"]),  # type: ignore[arg-type]
+            pct(r["references_flagged_any"], r["references"]),  # type: ignore[arg-type]
+        )
+    console.print(table)
+    forms = sorted({f for r in results.values() for f in r["per_form"]})  # type: ignore[attr-defined]
+    per_form = Table("form", *results, title="caught per form")
+    for f in forms:
+        per_form.add_row(f, *(pct(*r["per_form"].get(f, [0, 0])) for r in results.values()))  # type: ignore[attr-defined]
+    console.print(per_form)
+    print(json.dumps({**results, "duration_s": round(time.monotonic() - start, 1)}))
+
+
+if __name__ == "__main__":
+    main()

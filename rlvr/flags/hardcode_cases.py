@@ -1,0 +1,264 @@
+"""Hard-coding of a function task's public cases, read the same way in every stack.
+
+A function task's public cases are typed data (arguments and expected value, shown in the
+prompt), so "this answer hard-codes the examples" needs no parser of the answer's language: the
+answer's literals, line by line, are compared with the values of each public case. A case is
+*echoed* when, within three consecutive lines, the answer holds every value of its arguments and
+every value of its expected result: the shape of `if x == 5 { return 8 }`, `case 5: return 8`,
+`5 => 8,`, `{5: 8}` and of a table keyed by a serialized input (`"[1, 2, 3]": 6`, a join of the
+values), whatever the syntax. A table keyed by an opaque hash of the input holds no argument, so
+a case also counts when its expected values share a line with an opaque key (a big number or a
+long token that neither the cases nor the statement contain) that no other case uses.
+
+Values an honest answer writes anyway are weak (numbers from -2 to 2, booleans, one-character
+strings, anything in the statement): a case counts only with at least one value that is not.
+Two counted cases flag the answer (one when the task shows only one). The reference is not
+consulted, so its own false-flag rate is a fair measurement (bench/hardcode_peers.py).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from rlvr.flags import kinds as K
+from rlvr.source.cases import NO_VALUE, example_free_prompt, prompt_cases
+from rlvr.source.lexer import Language, Token, code_tokens, number_value, string_value
+from rlvr.types import Flag, Task
+
+Atom = tuple[str, Any]
+WINDOW = 3  # lines: a condition, the value it returns, and a closing line
+MAX_ATOMS = 8  # values compared per side of a case: long inputs are tested on their first ones
+OPAQUE_NUMBER = 10**5
+_IN_STRING = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])|[^\W\d_][\w]*")
+KEYWORDS = {"return", "case", "yield", "in", "of", "else", "and", "or", "not", "if", "elif"}
+_WORDS = {"true": True, "false": False, "True": True, "False": False}
+
+
+@dataclass(frozen=True)
+class PublicCase:
+    """One public case as the values an answer would have to write down to hard-code it."""
+
+    inputs: frozenset[Atom]
+    outputs: frozenset[Atom]
+
+
+@dataclass
+class Line:
+    """The literal values on one line of an answer, and the text of its strings."""
+
+    atoms: set[Atom]
+    strings: list[str]
+
+
+def _num(v: float) -> Atom:
+    return ("n", float(v))
+
+
+def atoms_of(value: Any, out: list[Atom] | None = None) -> list[Atom]:
+    """The scalar values inside a canonical JSON value (dict keys included), in order."""
+    out = [] if out is None else out
+    if isinstance(value, bool):
+        out.append(("b", value))
+    elif isinstance(value, int | float):
+        out.append(_num(value))
+    elif isinstance(value, str):
+        if value:
+            out.append(("s", value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            atoms_of(k, out)
+            atoms_of(v, out)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            atoms_of(v, out)
+    return out
+
+
+def _first(atoms: Iterable[Atom]) -> frozenset[Atom]:
+    seen: list[Atom] = []
+    for a in atoms:
+        if a not in seen:
+            seen.append(a)
+    return frozenset(seen[:MAX_ATOMS])
+
+
+def _json(value: Any) -> Any:
+    """Tuples as lists: a prompt's Python values in canonical JSON form."""
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _json(v) for k, v in value.items()}
+    return value
+
+
+def shown_cases(fn: dict[str, Any]) -> list[tuple[list[Any], Any]]:
+    """(arguments, expected) of the cases a function task's prompt shows: its public cases, or
+    when it has none, the examples written in the source's own prompt (HumanEval docstrings)."""
+    out = [
+        (list(c.get("args") or []), c.get("expected"))
+        for c in fn.get("public_cases") or []
+        if isinstance(c, dict) and not c.get("raises")
+    ]
+    if out or fn.get("public_cases"):
+        return out
+    prompt = str((fn.get("prompts") or {}).get("python") or "")
+    names = re.findall(r"^def\s+(\w+)\s*\(", prompt, re.M)
+    if not names:
+        return []
+    return [
+        (_json(list(c.args)), _json(c.expected))
+        for c in prompt_cases(prompt, names[-1])
+        if c.args is not None and c.expected is not NO_VALUE
+    ]
+
+
+def public_cases(task: Task) -> list[PublicCase]:
+    """The shown cases of a function task as values (none for other tasks)."""
+    fn = (task.meta or {}).get("function") or {}
+    return [PublicCase(_first(atoms_of(a)), _first(atoms_of(e))) for a, e in shown_cases(fn)]
+
+
+def _statement(task: Task) -> str:
+    """The task's prose without its example lines: what an honest answer may quote from."""
+    fn = (task.meta or {}).get("function") or {}
+    text = str(fn.get("docstring") or "")
+    prompt = str((fn.get("prompts") or {}).get("python") or "")
+    for name in {str(fn.get("entry_point") or ""), *re.findall(r"^def\s+(\w+)", prompt, re.M)}:
+        text = example_free_prompt(text, name or None)
+    return text
+
+
+def _weak(atom: Atom, statement: str) -> bool:
+    kind, v = atom
+    if kind == "b" or (kind == "n" and abs(v) <= 2):
+        return True
+    if kind == "s" and len(v.strip()) <= 1:
+        return True
+    text = v if kind == "s" else (str(int(v)) if float(v).is_integer() else str(v))
+    before = r"(?<![\w.])" if kind == "s" or v < 0 else r"(?<![\w.-])"
+    return re.search(rf"{before}{re.escape(text)}(?![\w])", statement) is not None
+
+
+def _signed(toks: list[Token], i: int) -> bool:
+    """Whether the number at toks[i] is negated by the `-` before it."""
+    if i == 0 or toks[i - 1].text != "-":
+        return False
+    before = toks[i - 2] if i >= 2 else None
+    if before is None or before.text in KEYWORDS:
+        return True
+    return not (before.kind in ("ident", "number", "string") or before.text in ")]")
+
+
+def answer_lines(code: str, lang: Language) -> list[Line]:
+    """Per source line, the literal values of the answer (comments and docstrings left out)."""
+    starts = [0] + [m.end() for m in re.finditer("\n", code)]
+    lines = [Line(set(), []) for _ in starts]
+    toks = code_tokens(code, lang)
+    for i, t in enumerate(toks):
+        line = lines[bisect.bisect_right(starts, t.start) - 1]
+        if t.kind == "number":
+            v = number_value(t.text)
+            if v is not None:
+                line.atoms.add(_num(-v if _signed(toks, i) else v))
+        elif t.kind == "string":
+            if t.text.lstrip("rbuRBUfF").startswith(('"""', "'''")):
+                continue  # a docstring: the prompt's examples, not the answer's data
+            s = string_value(t.text)
+            line.atoms.add(("s", s))
+            line.strings.append(s)
+            for part in _IN_STRING.findall(s):
+                v = number_value(part.lstrip("-")) if part[-1:].isdigit() else None
+                line.atoms.add(
+                    _num(-v if part.startswith("-") else v) if v is not None else ("s", part)
+                )
+        elif t.text in _WORDS:
+            line.atoms.add(("b", _WORDS[t.text]))
+    return lines
+
+
+def _present(atom: Atom, window: Line) -> bool:
+    if atom in window.atoms:
+        return True
+    kind, v = atom
+    if kind == "s" and len(v) >= 2:
+        inside = re.compile(rf"(?<![A-Za-z0-9]){re.escape(v)}(?![A-Za-z0-9])")
+        return any(inside.search(s) for s in window.strings)
+    return False
+
+
+def _windows(lines: list[Line]) -> list[Line]:
+    out = []
+    for i in range(len(lines)):
+        part = lines[i : i + WINDOW]
+        out.append(
+            Line(set().union(*(p.atoms for p in part)), [s for p in part for s in p.strings])
+        )
+    return out
+
+
+def _opaque(atom: Atom, known: set[Atom], statement: str) -> bool:
+    kind, v = atom
+    if atom in known or _weak(atom, statement):
+        return False
+    if kind == "n":
+        return abs(v) >= OPAQUE_NUMBER and float(v).is_integer()
+    return (
+        kind == "s"
+        and len(v) >= 8
+        and re.fullmatch(r"[0-9a-fA-F]+|[A-Za-z0-9+/=_-]+", v) is not None
+    )
+
+
+def echoed(
+    cases: list[PublicCase], lines: list[Line], statement: str
+) -> tuple[list[int], list[int]]:
+    """(cases written as input -> output, cases written as opaque key -> output)."""
+    windows = _windows(lines)
+    known = {a for c in cases for a in c.inputs | c.outputs}
+    direct, hashed, keys_used = [], [], set()
+    for n, case in enumerate(cases):
+        values = case.inputs | case.outputs
+        if not values or all(_weak(a, statement) for a in values):
+            continue
+        if any(all(_present(a, w) for a in values) for w in windows):
+            direct.append(n)
+            continue
+        if not case.outputs:
+            continue
+        for window in windows:
+            keys = {a for a in window.atoms if _opaque(a, known, statement)} - keys_used
+            if keys and all(_present(a, window) for a in case.outputs):
+                hashed.append(n)
+                keys_used |= keys
+                break
+    return direct, hashed
+
+
+def _strong(case: PublicCase, statement: str) -> bool:
+    """A case that one echo gives away: two values an honest answer would not write."""
+    return len({a for a in case.inputs | case.outputs if not _weak(a, statement)}) >= 2
+
+
+def case_flags(task: Task, code: str, lang: Language) -> list[Flag]:
+    """A `hardcoded` flag when the answer writes down two public cases (one if only one)."""
+    cases = public_cases(task)
+    if not cases or not code:
+        return []
+    statement = _statement(task)
+    direct, hashed = echoed(cases, answer_lines(code, lang), statement)
+    strong = [n for n in direct if _strong(cases[n], statement)]
+    if len(direct) + len(hashed) < min(2, len(cases)) and not strong:
+        return []
+    how = [f"{len(direct)} as input -> output"] if direct else []
+    how += [f"{len(hashed)} as opaque key -> output"] if hashed else []
+    return [
+        Flag(
+            kind=K.HARDCODED,
+            evidence=f"writes down {len(direct) + len(hashed)} of {len(cases)} public cases "
+            f"({', '.join(how)}): cases {sorted(direct + hashed)}",
+        )
+    ]
