@@ -534,13 +534,14 @@ def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
     try:
         env = rlvr.load_env("python")
         task = env.task("python/reverse_words")
-        slow = "import time\ntime.sleep(0.3)\n"  # so that jobs are in flight at the cut
+        slow = "import time\ntime.sleep(1.0)\n"  # so that jobs are in flight at the cut
         wrong = slow + "def reverse_words(s):\n    return s\n"
         answers = [slow + (task.reference or ""), wrong] * 24
         got: list = []
         grading = threading.Thread(target=lambda: got.extend(env.grade(task, answers)))
         grading.start()
         time.sleep(2.0)
+        assert grading.is_alive(), "grading ended before the outage: make the answers slower"
         proxy.cut()
         _stop_own_containers()
         time.sleep(5.0)
@@ -549,9 +550,8 @@ def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
         assert [(v.status, v.reward) for v in got] == [("scored", 1.0), ("scored", 0.0)] * 24, [
             v.reason for v in got if v.status != "scored"
         ][:3]
-        # an idle container the restart stopped is dropped when the pool next uses the daemon
-        # (not yet the moment the daemon answers again: see the closing note of issue 24)
-        assert env.grade(task, [task.reference or ""])[0].passed
+        # idle containers the restart stopped are dropped once the daemon answers again,
+        # without waiting for the pool's next use
         label = {"label": f"{POOL_LABEL}={os.getpid()}", "status": "exited"}
         for _ in range(50):  # removals run on their own threads
             exited = get_client().containers.list(all=True, filters=label)
@@ -560,6 +560,34 @@ def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
             time.sleep(0.2)
         idle = [c.id for c in env.grader.pool._idle]
         assert exited == [], [(c.short_id, c.id in idle, c.attrs["State"]) for c in exited]
+    finally:
+        close_all_pools()
+        proxy.close()
+
+
+def test_a_restart_while_the_pool_is_idle_is_noticed_at_its_next_use(monkeypatch, tmp_path):
+    """No job saw the outage, so nobody waited for the daemon: the first job after it meets a
+    stopped container, drops every stopped one and runs on a fresh one, unmasked."""
+    import rlvr
+    from rlvr.sandbox.docker import close_all_pools
+
+    proxy = _through_proxy(monkeypatch, tmp_path, 30.0)
+    try:
+        env = rlvr.load_env("python")
+        task = env.task("python/reverse_words")
+        assert env.grade(task, [task.reference or ""])[0].passed  # a warm, idle pool
+        proxy.cut()
+        _stop_own_containers()
+        proxy.up.set()
+        v = env.grade(task, [task.reference or "", "def reverse_words(s):\n    return s\n"])
+        assert [(x.status, x.reward) for x in v] == [("scored", 1.0), ("scored", 0.0)], v
+        label = {"label": f"{POOL_LABEL}={os.getpid()}", "status": "exited"}
+        for _ in range(50):
+            exited = get_client().containers.list(all=True, filters=label)
+            if not exited:
+                break
+            time.sleep(0.2)
+        assert exited == []
     finally:
         close_all_pools()
         proxy.close()

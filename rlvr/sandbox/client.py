@@ -30,6 +30,7 @@ HOST_LABEL = "rlvr.host"
 _lock = threading.Lock()
 _client: Any = None
 _shutdown_hooks: list[Callable[[], None]] = []
+_return_hooks: list[Callable[[], Any]] = []
 _handlers_installed = False
 log = logging.getLogger("rlvr.sandbox")
 DAEMON_WAIT_S = float(os.environ.get("RLVR_DAEMON_WAIT_S", "120"))
@@ -185,6 +186,12 @@ def daemon_status() -> str | None:
             f"(gives up after {DAEMON_WAIT_S:.0f} s)")  # fmt: skip
 
 
+def on_daemon_return(hook: Callable[[], Any]) -> None:
+    """Call `hook` once each time the daemon answers again after an outage (pools reap there)."""
+    if hook not in _return_hooks:
+        _return_hooks.append(hook)
+
+
 def wait_for_daemon(window_s: float | None = None) -> bool:
     """Wait, with bounded back-off, until the daemon answers; True when it does (at once or
     within the window counted from the outage's start), False once the window has passed."""
@@ -193,10 +200,15 @@ def wait_for_daemon(window_s: float | None = None) -> bool:
     while True:
         if daemon_answers():
             with _Outage.lock:
-                if _Outage.since is not None:
+                came_back = _Outage.since is not None
+                if came_back:
                     log.warning("the Docker daemon answers again after %.0f s",
                                 time.monotonic() - _Outage.since)  # fmt: skip
                 _Outage.since = None
+            if came_back:  # one thread, the first to see it: containers the outage stopped go
+                for hook in list(_return_hooks):
+                    with contextlib.suppress(Exception):
+                        hook()
             return True
         now = time.monotonic()
         with _Outage.lock:

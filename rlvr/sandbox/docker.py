@@ -23,6 +23,7 @@ from rlvr.sandbox.client import (
     daemon_answers,
     get_client,
     install_signal_handlers,
+    on_daemon_return,
     on_shutdown,
     reap_stale,
     wait_for_daemon,
@@ -217,12 +218,13 @@ class ContainerPool:
         with self._lock:
             self._idle.extend(live)
         label = f"{POOL_LABEL}={os.getpid()}"
-        for _ in range(3):  # the first requests after an outage may meet a dead pooled connection
+        for attempt in range(5):  # the first requests after an outage may meet a dead connection
             try:
                 exited = get_client().containers.list(
                     all=True, filters={"label": label, "status": "exited"}, ignore_removed=True
                 )
             except Exception:
+                time.sleep(0.2 * (attempt + 1))
                 continue
             for gone in exited:
                 with contextlib.suppress(Exception):
@@ -259,9 +261,18 @@ def get_pool(spec: SandboxSpec, size: int | None = None) -> ContainerPool:
             if not _pools:
                 reap_stale()
                 on_shutdown(close_all_pools)
+                on_daemon_return(reap_all_pools)
             pool = ContainerPool(spec, size or os.cpu_count() or 1)
             _pools[key] = pool
         return pool
+
+
+def reap_all_pools() -> None:
+    """After a daemon outage: drop the idle containers its restart stopped, in every pool."""
+    with _pools_lock:
+        pools = list(_pools.values())
+    for pool in pools:
+        pool.reap_exited()
 
 
 def close_all_pools() -> None:
