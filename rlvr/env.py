@@ -45,6 +45,9 @@ class Environment:
     episode: EpisodeSpec | None = None
     """Multi-turn when set: the turn budget, tools and session of each episode. Without it the
     environment is the one-turn case (one answer, graded)."""
+    stop_at_closed_fence: bool = False
+    """Sampling ends each answer after its first closed fenced block (`[prompt]` in env.toml):
+    the answer is that block, and what an instruct model writes after it is never graded."""
     _tasks: list[Task] | None = field(default=None, repr=False)
     _by_id: dict[str, Task] | None = field(default=None, repr=False)
 

@@ -54,6 +54,11 @@ class PromptSpec(_Strict):
         description="Python format string over the task's fields ({prompt}, {tools_json}, ...).",
     )
     system: str | None = Field(default=None, description="Optional system prompt.")
+    stop_at_closed_fence: bool = Field(
+        default=False,
+        description="End each answer after its first closed fenced block: set where the "
+        "template asks for one block, so the words after it are neither graded nor decoded.",
+    )
 
 
 class GraderSpec(_Strict):

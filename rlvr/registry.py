@@ -101,14 +101,20 @@ def _task_loader(manifest: Manifest, folder: Path, limit: int | None) -> Callabl
     return load
 
 
-ENV_OVERRIDES = ("n_tasks", "grader_options", "prompt_template", "system_prompt")
+ENV_OVERRIDES = (
+    "n_tasks",
+    "grader_options",
+    "prompt_template",
+    "system_prompt",
+    "stop_at_closed_fence",
+)
 
 
 def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
     """Build an Environment from a manifest folder.
 
     Overrides: `n_tasks` (keep the first N), `grader_options` (merged into the manifest's),
-    `prompt_template`, `system_prompt`.
+    `prompt_template`, `system_prompt`, `stop_at_closed_fence`.
     """
     folder = Path(folder).resolve()
     unknown = set(overrides) - set(ENV_OVERRIDES)
@@ -136,6 +142,9 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
         load_tasks=_task_loader(manifest, folder, overrides.get("n_tasks")),
         prompt_template=overrides.get("prompt_template", manifest.prompt.template),
         system_prompt=overrides.get("system_prompt", manifest.prompt.system),
+        stop_at_closed_fence=overrides.get(
+            "stop_at_closed_fence", manifest.prompt.stop_at_closed_fence
+        ),
         description=manifest.description,
         source=str(folder / MANIFEST_NAME),
         sandbox=manifest.sandbox,

@@ -159,6 +159,8 @@ def sample_batch(
     task (with the verdicts of any post-episode judge)."""
     sampling = sampling_for_batch(config, b)
     if env.episode is None:
+        if env.stop_at_closed_fence and not sampling.stop_at_closed_fence:
+            sampling = sampling.model_copy(update={"stop_at_closed_fence": True})
         ids = [t.id for t in batch]
         groups = policy.sample([env.messages(t) for t in batch], config.g, sampling, task_ids=ids)
         return groups, [None] * len(batch)

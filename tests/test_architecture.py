@@ -29,7 +29,10 @@ MAX_LINES = 400
 # Lowest first. A module belongs to the longest prefix listed; it may import its own layer and
 # the layers above it in this list, never the ones below. Keep in step with rlvr/README.md.
 LAYERS: list[tuple[str, list[str]]] = [
-    ("foundation", ["rlvr.errors", "rlvr.types", "rlvr.pyast", "rlvr.named", "rlvr.bundled"]),
+    (
+        "foundation",
+        ["rlvr.errors", "rlvr.types", "rlvr.pyast", "rlvr.named", "rlvr.bundled", "rlvr.fences"],
+    ),
     (
         "data",
         [

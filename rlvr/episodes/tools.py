@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.graders.code.extract import iter_fences
+from rlvr.fences import iter_fences
 from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.graders.toolcall.schema import functions
 from rlvr.types import ToolCall

@@ -53,6 +53,11 @@ class SamplingConfig(BaseModel):
     stop: list[str] = Field(
         default_factory=list, description="Strings that end a completion when generated."
     )
+    stop_at_closed_fence: bool = Field(
+        default=False,
+        description="End a completion after its first closed fenced block (its closing fence "
+        "line), never at the opening fence. Set by environments whose answer is one block.",
+    )
 
     @model_validator(mode="after")
     def _stop_not_empty(self) -> SamplingConfig:

@@ -35,6 +35,13 @@ from transformers import (
 
 from rlvr.errors import PolicyError
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
+from rlvr.policies.stopping import (
+    AnyStop,
+    FenceStop,
+    StopTracker,
+    fence_token_ids,
+    finish_positions,
+)
 from rlvr.types import Sample
 
 _PLAIN_TOKENIZERS = {"PreTrainedTokenizerFast", "TokenizersBackend"}
@@ -157,40 +164,6 @@ class _LogprobRecorder(LogitsProcessor):
         return torch.stack(self.steps[:total], dim=1)
 
 
-class _StopTracker(StoppingCriteria):
-    """Stops rows at a stop string and remembers, per row, the generated position where it did.
-
-    Everything stays on the model's device: a host read here would stall every decoding step.
-    EOS needs no tracking: `generate` stops at it itself, and `finish_positions` finds it after.
-    """
-
-    def __init__(self, prompt_len: int, rows: int, stop: StoppingCriteria):
-        self.prompt_len = prompt_len
-        self.done_at = torch.full((rows,), -1, dtype=torch.long)
-        self.stop = stop
-
-    def __call__(self, input_ids: torch.LongTensor, scores: Any, **kw: Any) -> torch.BoolTensor:
-        if self.done_at.device != input_ids.device:
-            self.done_at = self.done_at.to(input_ids.device)
-        hit = self.stop(input_ids, scores).to(input_ids.device)
-        step = input_ids.shape[1] - self.prompt_len - 1
-        self.done_at = torch.where(hit & (self.done_at < 0), step, self.done_at)
-        return hit  # type: ignore[return-value]
-
-
-def finish_positions(
-    generated: torch.Tensor, eos: list[int], stopped_at: torch.Tensor | None
-) -> torch.Tensor:
-    """Per row, the position of the first EOS or of the stop string that ended it, else -1."""
-    hit = torch.isin(generated, torch.tensor(eos, dtype=generated.dtype, device=generated.device))
-    first = hit.int().argmax(1) if generated.shape[1] else hit.new_zeros(len(hit), dtype=torch.long)
-    at = torch.where(hit.any(1), first, -1)
-    if stopped_at is None:
-        return at
-    both = torch.where(at < 0, stopped_at, torch.minimum(at, stopped_at))
-    return torch.where(stopped_at < 0, at, both)
-
-
 class HFPolicy:
     """Samples from a transformers causal LM (CPU or GPU) in left-padded batches.
 
@@ -224,6 +197,7 @@ class HFPolicy:
             eos.append(tokenizer.eos_token_id)
         self.eos_ids: list[int] = eos
         self._stop_cache: dict[tuple[str, ...], StopStringCriteria] = {}
+        self._fence_ids: torch.Tensor | None = None
         self._kv: tuple[tuple[int, int], Any] | None = None
 
     @classmethod
@@ -264,13 +238,21 @@ class HFPolicy:
         """The sampling limit, else the model's generation config, else 256."""
         return sampling.max_new_tokens or self.model.generation_config.max_new_tokens or 256
 
-    def _stop_criteria(self, stop: list[str]) -> StopStringCriteria | None:
-        if not stop:
+    def _stop_criteria(self, sampling: SamplingConfig, prompt_len: int) -> StoppingCriteria | None:
+        """Stop strings and the closed-fence stop, as one per-row criterion (None: neither)."""
+        parts: list[StoppingCriteria] = []
+        if sampling.stop:
+            key = tuple(sampling.stop)
+            if key not in self._stop_cache:
+                self._stop_cache[key] = StopStringCriteria(self.tokenizer, list(sampling.stop))
+            parts.append(self._stop_cache[key])
+        if sampling.stop_at_closed_fence:
+            if self._fence_ids is None:
+                self._fence_ids = fence_token_ids(self.tokenizer)
+            parts.append(FenceStop(self.tokenizer, prompt_len, self._fence_ids))
+        if not parts:
             return None
-        key = tuple(stop)
-        if key not in self._stop_cache:
-            self._stop_cache[key] = StopStringCriteria(self.tokenizer, list(stop))
-        return self._stop_cache[key]
+        return parts[0] if len(parts) == 1 else AnyStop(parts)
 
     def _static_kv(self, rows: int, length: int) -> dict[str, Any]:
         """generate's cache argument: one static KV cache, reset and reused while the shape holds.
@@ -329,8 +311,8 @@ class HFPolicy:
         prompt_len = input_ids.shape[1]
         recorder = _LogprobRecorder(prompt_len)
         rows = input_ids.shape[0] * g
-        stop = self._stop_criteria(sampling.stop)
-        tracker = _StopTracker(prompt_len, rows, stop) if stop is not None else None
+        stop = self._stop_criteria(sampling, prompt_len)
+        tracker = StopTracker(prompt_len, rows, stop) if stop is not None else None
         device = self.model.device
         max_new = self.max_new_tokens(sampling)
         extra = self._static_kv(rows, prompt_len + max_new) if self.static_cache else {}

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 
 from rlvr.errors import PolicyError
+from rlvr.fences import first_fence_end
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
 from rlvr.types import Sample
 
@@ -149,7 +150,10 @@ class OpenAIPolicy:
                     "check the server log; the model may have failed to load",
                 )
             choices.extend(got)
-        return [self._to_sample(c, task_id, j) for j, c in enumerate(choices[:g])]
+        samples = [self._to_sample(c, task_id, j) for j, c in enumerate(choices[:g])]
+        if sampling.stop_at_closed_fence:  # a server cannot stop there: cut what it sent
+            samples = [cut_at_first_fence(s, choices[j]) for j, s in enumerate(samples)]
+        return samples
 
     def _to_sample(self, choice: dict[str, Any], task_id: str, index: int) -> Sample:
         text = (choice.get("message") or {}).get("content") or ""
@@ -214,3 +218,31 @@ class OpenAIPolicy:
             "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
             "ending in /v1, e.g. http://127.0.0.1:8000/v1",
         )
+
+
+def cut_at_first_fence(sample: Sample, choice: dict[str, Any]) -> Sample:
+    """The sample ended after its first closed fence, as a local model stops there.
+
+    Token ids and log-probs are cut with it when the server's tokens spell the text; otherwise
+    they are dropped (a learner then recomputes them from the text)."""
+    end = first_fence_end(sample.text)
+    if end is None or end >= len(sample.text.rstrip()):
+        return sample
+    cut = sample.text[:end]
+    content = (choice.get("logprobs") or {}).get("content") or []
+    pieces = [str(t.get("token", "")) for t in content]
+    keep, spelled = None, ""
+    if "".join(pieces).startswith(sample.text):
+        for n, piece in enumerate(pieces, 1):
+            spelled += piece
+            if len(spelled) >= len(cut):
+                keep = n
+                break
+    return sample.model_copy(
+        update={
+            "text": cut,
+            "finish_reason": "stop",
+            "logprobs": sample.logprobs[:keep] if keep and sample.logprobs else None,
+            "token_ids": sample.token_ids[:keep] if keep and sample.token_ids else None,
+        }
+    )
