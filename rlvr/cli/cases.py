@@ -35,6 +35,10 @@ def augment(
     inputs: Annotated[int, typer.Option("--inputs", min=1, help="New inputs per task.")] = 96,
     mutants: Annotated[int, typer.Option("--mutants", min=1, help="Mutants per task.")] = 40,
     seed: Annotated[int, typer.Option("--seed", help="Seed of inputs and mutants.")] = 25,
+    wide: Annotated[
+        bool,
+        typer.Option("--wide", help="Also keep inputs outside what a task's cases show."),
+    ] = False,
     env_path: EnvPathOpt = None,
 ) -> None:
     """Mutate each task's arguments, value them with the Python reference in the sandbox, keep
@@ -45,7 +49,7 @@ def augment(
     chosen = [t for t in all_tasks if not task_ids or t.id in task_ids]
     envs = load_stacks(cases)
     refs = stack_references(envs)
-    opts = Options(seed=seed, inputs=inputs, mutants=mutants)
+    opts = Options(seed=seed, inputs=inputs, mutants=mutants, wide=wide, skip=cases.skip)
     done, results = augment_tasks(
         chosen, runner(envs), refs, opts, lambda m: stderr.print(m, highlight=False)
     )

@@ -36,11 +36,15 @@ TOOL = "rlvr cases augment"
 
 @dataclass
 class Options:
-    """How hard to look: new inputs and mutants per task, and the seed of both samples."""
+    """How hard to look (new inputs and mutants per task, the seed of both samples), whether
+    inputs outside what a task's cases show may be kept (`wide`: they may break a contract the
+    types do not state), and tasks to leave as they are (id -> why)."""
 
     seed: int = 25
     inputs: int = 96
     mutants: int = 40
+    wide: bool = False
+    skip: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -56,6 +60,7 @@ class TaskResult:
     disagreed: int = 0
     added: int = 0
     left: list[str] = field(default_factory=list)
+    wide_only: int = 0
 
 
 Runner = Callable[[str, Sequence[tuple[FunctionTask, str]]], list[DriverOutput | None]]
@@ -203,6 +208,7 @@ def provenance(
         "seed": opts.seed,
         "inputs": opts.inputs,
         "mutants": opts.mutants,
+        "wide": opts.wide,
         "original_hidden": len(task.hidden_cases),
         "added": [
             {"mutation": valued[i][0].mutation, "tier": valued[i][0].tier, "kills": by_case[i]}
@@ -224,7 +230,9 @@ def augment_tasks(
     work = [
         t
         for t in tasks
-        if "python" in t.references and not ({"augment", "python_check_only"} & set(t.meta))
+        if "python" in t.references
+        and t.id not in opts.skip
+        and not ({"augment", "python_check_only"} & set(t.meta))
     ]
     results = {t.id: TaskResult(t.id) for t in work}
     inputs = {t.id: new_inputs(t, opts.seed, opts.inputs) for t in work}
@@ -255,6 +263,10 @@ def augment_tasks(
         k = {m: s & allowed[t.id] for m, s in kills[t.id].items()}
         res.killable = sum(bool(s) for s in k.values())
         res.left = sorted(m for m, s in k.items() if not s and not m.startswith("constant"))
+        near = {i for i, (x, _) in enumerate(vs) if x.tier == "near"}
+        res.wide_only = sum(bool(s) and not s & near for s in k.values())
+        if not opts.wide:
+            k = {m: s & near for m, s in k.items()}
         chosen = greedy_cover(k, [x for x, _ in vs])
         res.added = len(chosen)
         if not chosen:

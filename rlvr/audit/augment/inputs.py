@@ -8,10 +8,11 @@ long, given non-ASCII letters; lists emptied, cut to one element, given duplicat
 sorted, made long, one element mutated by its own type; optionals set to none.
 
 Each input carries the mutation that made it and a tier: `near` keeps the argument inside what
-the task's cases already show (same sign, non-empty when no case is empty, ASCII when every
-case is), `wide` leaves it. Values the task never shows may lie outside its contract, so the
-case selection uses a `wide` input only for a mutant no `near` input kills; the references of
-every stack must still agree on it.
+the task's cases already show (numbers between the least and greatest they show, no empty
+string or container unless one is shown, no character they do not use), `wide` leaves it.
+Values the task never shows may lie outside its contract, so the case selection takes `wide`
+inputs only when asked (`--wide`), and then only for a mutant no `near` input kills; the
+references of every stack must still agree on it.
 """
 
 from __future__ import annotations
@@ -45,32 +46,34 @@ class NewInput:
 class Domain:
     """What the task's cases show of one argument position (for the near/wide tier)."""
 
-    signs: set[int]
+    numbers: list[float]
     empty: bool
-    ascii_only: bool
+    chars: set[str]
 
 
 def _key(args: list[Any]) -> str:
     return json.dumps(args, sort_keys=True)
 
 
-def _sign(v: int | float) -> int:
-    return (v > 0) - (v < 0)
+def _within(v: float, d: Domain) -> bool:
+    """Between the least and the greatest number the task's cases show here (a docstring's
+    "1 <= n <= 1000" is a bound the type does not state)."""
+    return bool(d.numbers) and min(d.numbers) <= v <= max(d.numbers)
 
 
 def domain(t: FType, values: list[Any]) -> Domain:
-    """Signs of every number inside `values`, whether any container or string is empty, and
-    whether every string is ASCII."""
-    d = Domain(set(), False, True)
+    """Every number inside `values`, whether any container or string is empty, and the
+    characters of every string."""
+    d = Domain([], False, set())
 
     def visit(t: FType, v: Any) -> None:
         if v is None:
             return
         if t.kind in ("int", "float") and isinstance(v, int | float):
-            d.signs.add(_sign(v))
+            d.numbers.append(v)
         elif t.kind == "str":
             d.empty |= v == ""
-            d.ascii_only &= v.isascii()
+            d.chars.update(v)
         elif t.kind == "optional":
             visit(t.args[0], v)
         elif t.kind in ("list", "tuple"):
@@ -91,31 +94,33 @@ def domain(t: FType, values: list[Any]) -> Domain:
 
 def _ints(v: int, d: Domain) -> Iterator[tuple[Any, str, Tier]]:
     for new, what in ((v + 1, "+1"), (v - 1, "-1"), (v * 2, "*2"), (v * 3 + 1, "*3+1")):
-        yield new, f"int {what}", "near" if _sign(new) in d.signs else "wide"
-    yield -v, "int negated", "near" if _sign(-v) in d.signs else "wide"
+        yield new, f"int {what}", "near" if _within(new, d) else "wide"
+    yield -v, "int negated", "near" if _within(-v, d) else "wide"
     for w in INT_WIDE:
-        yield w, f"int {w}", "near" if _sign(w) in d.signs and abs(w) < 128 else "wide"
+        yield w, f"int {w}", "near" if _within(w, d) else "wide"
 
 
 def _floats(v: float, d: Domain) -> Iterator[tuple[Any, str, Tier]]:
     for new, what in ((v / 2, "/2"), (v + 0.5, "+0.5"), (v * 10, "*10"), (-v, "negated"),
                       (0.0, "0.0"), (v - 1.25, "-1.25")):  # fmt: skip
-        yield new, f"float {what}", "near" if _sign(new) in d.signs else "wide"
+        yield new, f"float {what}", "near" if _within(new, d) else "wide"
 
 
 def _strs(v: str, d: Domain) -> Iterator[tuple[Any, str, Tier]]:
-    ascii_tier: Tier = "near"
-    yield "", "str empty", "near" if d.empty else "wide"
+    def tier(new: str) -> Tier:  # near: only characters the task's cases already use
+        return "near" if set(new) <= d.chars and (new or d.empty) else "wide"
+
+    yield "", "str empty", tier("")
     if v:
-        yield v + v, "str doubled", ascii_tier
-        yield v[::-1], "str reversed", ascii_tier
-        yield v[:-1], "str last char dropped", "near" if len(v) > 1 or d.empty else "wide"
-        yield v[1:] + v[:1], "str rotated", ascii_tier
-        yield v.swapcase(), "str case swapped", ascii_tier
-        yield (v * (LONG // len(v) + 1))[: max(LONG, len(v))], "str long", ascii_tier
-        yield v + v[-1], "str last char duplicated", ascii_tier
+        yield v + v, "str doubled", "near"
+        yield v[::-1], "str reversed", "near"
+        yield v[:-1], "str last char dropped", tier(v[:-1])
+        yield v[1:] + v[:1], "str rotated", "near"
+        yield v.swapcase(), "str case swapped", tier(v.swapcase())
+        yield (v * (LONG // len(v) + 1))[: max(LONG, len(v))], "str long", "near"
+        yield v + v[-1], "str last char duplicated", "near"
     for u in UNICODE[:2]:
-        yield v + u, f"str + {u!r}", "near" if not d.ascii_only else "wide"
+        yield v + u, f"str + {u!r}", tier(v + u)
 
 
 def _seq(t: FType, v: list[Any], d: Domain, rng: random.Random) -> Iterator[tuple[Any, str, Tier]]:
