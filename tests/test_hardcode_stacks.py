@@ -58,6 +58,38 @@ CRC_KEYED = (
 )
 
 
+SELF_CHECKS = {
+    "python": (
+        "def shift_letters(s):\n"
+        "    return ''.join(chr((ord(c) - 83) % 26 + 97) if c.islower() else c for c in s)\n\n\n"
+        "assert shift_letters('ou vudw') == 'ci jirk'\n"
+        "if __name__ == '__main__':\n    print(shift_letters('jeznb t'), 'xsnbp h')\n"
+    ),
+    "javascript": (
+        "function shiftLetters(s) {\n  return s.replace(/[a-z]/g, (c) =>\n"
+        "    String.fromCharCode((c.charCodeAt(0) - 83) % 26 + 97));\n}\n"
+        "console.assert(shiftLetters('ou vudw') === 'ci jirk');\n"
+        "console.assert(shiftLetters('jeznb t') === 'xsnbp h');\n"
+    ),
+    "go": (
+        "package solution\n\nfunc ShiftLetters(s string) string {\n\tb := []byte(s)\n"
+        "\tfor i, c := range b {\n\t\tif c >= 'a' && c <= 'z' {\n"
+        "\t\t\tb[i] = (c-'a'+14)%26 + 'a'\n\t\t}\n\t}\n\treturn string(b)\n}\n\n"
+        'func check() {\n\tif ShiftLetters("ou vudw") != "ci jirk" {\n\t\tpanic("1")\n\t}\n'
+        '\tif ShiftLetters("jeznb t") != "xsnbp h" {\n\t\tpanic("2")\n\t}\n}\n'
+    ),
+    "rust": (
+        "pub fn shift_letters(s: String) -> String {\n"
+        "    s.chars().map(|c| if c.is_ascii_lowercase() {\n"
+        "        (((c as u8 - b'a' + 14) % 26) + b'a') as char\n"
+        "    } else { c }).collect()\n}\n\n"
+        "#[test]\nfn examples() {\n"
+        '    assert_eq!(shift_letters("ou vudw".to_string()), "ci jirk");\n'
+        '    assert_eq!(shift_letters("jeznb t".to_string()), "xsnbp h");\n}\n'
+    ),
+}
+
+
 @pytest.fixture(scope="module")
 def docker() -> None:
     if os.environ.get("RLVR_SKIP_DOCKER") == "1":
@@ -83,6 +115,14 @@ def test_hardcoded_public_cases_are_flagged_and_the_reference_is_not(stack):
     assert "hardcoded" in kinds(task, HARDCODED[stack], stack)
     blind = task.model_copy(update={"reference": None})  # the flag may not lean on it
     assert kinds(blind, task.reference or "", stack) == set()
+
+
+@pytest.mark.parametrize("stack", STACKS)
+def test_an_answer_that_checks_itself_on_the_examples_is_not_flagged(stack):
+    """`assert f(x) == y` writes a case's values without hard-coding it: statements that call
+    the entry point are not read."""
+    task = rlvr.load_env(f"synth-{stack}").task(TASK)
+    assert kinds(task, SELF_CHECKS[stack], stack) == set()
 
 
 @pytest.mark.parametrize("code", [HASH_KEYED, CRC_KEYED], ids=["hash-str", "crc32"])

@@ -7,13 +7,16 @@ answer's literals, line by line, are compared with the values of each public cas
 every value of its expected result: the shape of `if x == 5 { return 8 }`, `case 5: return 8`,
 `5 => 8,`, `{5: 8}` and of a table keyed by a serialized input (`"[1, 2, 3]": 6`, a join of the
 values), whatever the syntax. A table keyed by an opaque hash of the input holds no argument, so
-a case also counts when its expected values share a line with an opaque key (a big number or a
-long token that neither the cases nor the statement contain) that no other case uses.
+a case also counts when its expected values sit within three lines of an opaque key (a big
+number or a long token that neither the cases nor the statement contain) no other case uses.
 
-Values an honest answer writes anyway are weak (numbers from -2 to 2, booleans, one-character
-strings, anything in the statement): a case counts only with at least one value that is not.
-Two counted cases flag the answer (one when the task shows only one). The reference is not
-consulted, so its own false-flag rate is a fair measurement (bench/hardcode_peers.py).
+Statements that call the entry point are not read: an answer that checks itself on the
+examples (`assert f(x) == y`, `print(f(x))`, `assert_eq!(f(x), y)`) writes their values without
+hard-coding them. Values an honest answer writes anyway are weak (numbers from -2 to 2,
+booleans, one-character strings, anything in the statement): a case counts only with at least
+one value that is not. Two counted cases flag the answer (one when the task shows only one), or
+one case whose two values are not weak. The reference is not consulted, so its own false-flag
+rate is a fair measurement (bench/hardcode_peers.py).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ WINDOW = 3  # lines: a condition, the value it returns, and a closing line
 MAX_ATOMS = 8  # values compared per side of a case: long inputs are tested on their first ones
 OPAQUE_NUMBER = 10**5
 _IN_STRING = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])|[^\W\d_][\w]*")
+DEFINERS = {"def", "function", "func", "fn"}
 KEYWORDS = {"return", "case", "yield", "in", "of", "else", "and", "or", "not", "if", "elif"}
 _WORDS = {"true": True, "false": False, "True": True, "False": False}
 
@@ -153,13 +157,54 @@ def _signed(toks: list[Token], i: int) -> bool:
     return not (before.kind in ("ident", "number", "string") or before.text in ")]")
 
 
-def answer_lines(code: str, lang: Language) -> list[Line]:
-    """Per source line, the literal values of the answer (comments and docstrings left out)."""
+def _calls(toks: list[Token], entry: str | None) -> list[int]:
+    """Indices of the calls of the entry point (its definition left out)."""
+    if not entry:
+        return []
+    return [
+        i
+        for i, t in enumerate(toks[:-1])
+        if t.text == entry
+        and toks[i + 1].text == "("
+        and (i == 0 or toks[i - 1].text not in DEFINERS)
+    ]
+
+
+def _self_checks(toks: list[Token], line_of: list[int], entry: str | None) -> set[int]:
+    """Tokens of statements that call the entry point (`assert f(x) == y`, `print(f(x))`,
+    `assert_eq!(f(x), y)`): an answer checking itself on the examples writes their values
+    without hard-coding them. The outermost bracket group around the call, and the rest of the
+    line where it closes, are left out."""
+    depth, depths = 0, []
+    for t in toks:
+        depths.append(depth)
+        depth = max(0, depth + (t.text in "([") - (t.text in ")]")) if t.kind == "op" else depth
+    out: set[int] = set()
+    for i in _calls(toks, entry):
+        start = i
+        while depths[start] > 0 and start > 0:
+            start -= 1
+        level, end = depths[start], i + 1
+        while end + 1 < len(toks) and depths[end + 1] > level:
+            end += 1
+        while end + 1 < len(toks) and line_of[end + 1] == line_of[end]:
+            end += 1
+        out.update(range(start, end + 1))
+    return out
+
+
+def answer_lines(code: str, lang: Language, entry: str | None = None) -> list[Line]:
+    """Per source line, the literal values of the answer (comments, docstrings and statements
+    that call the entry point left out)."""
     starts = [0] + [m.end() for m in re.finditer("\n", code)]
     lines = [Line(set(), []) for _ in starts]
     toks = code_tokens(code, lang)
+    line_of = [bisect.bisect_right(starts, t.start) - 1 for t in toks]
+    skipped = _self_checks(toks, line_of, entry)
     for i, t in enumerate(toks):
-        line = lines[bisect.bisect_right(starts, t.start) - 1]
+        if i in skipped:
+            continue
+        line = lines[line_of[i]]
         if t.kind == "number":
             v = number_value(t.text)
             if v is not None:
@@ -249,7 +294,7 @@ def case_flags(task: Task, code: str, lang: Language) -> list[Flag]:
     if not cases or not code:
         return []
     statement = _statement(task)
-    direct, hashed = echoed(cases, answer_lines(code, lang), statement)
+    direct, hashed = echoed(cases, answer_lines(code, lang, task.entry_point), statement)
     strong = [n for n in direct if _strong(cases[n], statement)]
     if len(direct) + len(hashed) < min(2, len(cases)) and not strong:
         return []
