@@ -5,7 +5,9 @@ its neighbour's reference (which should fail), so one run shows that the graders
 right, reject what is wrong, and how fast they do it. Then the whole loop runs once per demo
 `Stage` (an environment, a warm-started tiny model and a GRPO recipe): frontier filter, GRPO,
 report, hack audit, and a held-out evaluation of the model before and after training with
-intervals and a paired test. Nothing here needs a GPU, a hub or an API key.
+intervals and a paired test. Last, the code stage (rlvr.demo_code) grades a real model's
+answers to held-out synth-python tasks in the Docker sandbox, evaluation only. Nothing here
+needs a GPU, a hub or an API key.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
+from rlvr.demo_code import CODE, CodeStage, run_code_stage
 from rlvr.demo_page import write_index
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
@@ -140,7 +143,7 @@ MATH = Stage(
         "holds, so pass@1 rises only if the model applies the column rule better."
     ),
 )
-STAGES: tuple[Stage, ...] = (MATH,)  # synth-python's stage (the sandbox in the loop) joins here
+STAGES: tuple[Stage, ...] = (MATH,)  # the sandbox is shown by rlvr.demo_code's code stage
 
 
 @dataclass(frozen=True)
@@ -279,11 +282,15 @@ def run_pipeline(
     on_progress: Callable[[Any], None] | None = None,
     on_row: Callable[[dict[str, Any]], None] | None = None,
     on_eval: Callable[[dict[str, Any]], None] | None = None,
+    code: CodeStage | None = CODE,
 ) -> tuple[list[StageResult], Path]:
-    """Every stage in turn (`steps` overrides each stage's GRPO steps), then out/index.html,
-    which shows each stage's before/after and curves; returns the results and the page."""
+    """Every stage in turn (`steps` overrides each stage's GRPO steps), then the code stage
+    (evaluation only, in the sandbox; None leaves it out), then out/index.html, which shows
+    each stage's before/after and curves and the code stage's verdicts; returns the training
+    stages' results and the page."""
     results = [
         run_stage(replace(s, steps=steps or s.steps), out, on_progress, on_row, on_eval)
         for s in stages
     ]
-    return results, write_index(results, Path(out) / "index.html")
+    graded = run_code_stage(code, out, on_progress) if code is not None else None
+    return results, write_index(results, Path(out) / "index.html", graded)

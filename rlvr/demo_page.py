@@ -3,8 +3,10 @@
 One section per demo stage (rlvr.demo.Stage): the held-out pass@1 before and after training
 (95% intervals, the paired difference and its p-value), the held-out curve beside the training
 reward, the frontier histogram, the hack audit, and links to the full frontier, training and
-evaluation reports. Images are referenced relative to the page, so the folder can be moved or
-archived as a whole.
+evaluation reports. The code stage (rlvr.demo_code) is evaluation only: its section shows the
+sandbox's pass@1 with its interval, answers per second and a few passed and failed answers,
+and says plainly when it did not run. Images and links are relative to the page, so the folder
+can be moved or archived as a whole.
 """
 
 from __future__ import annotations
@@ -81,20 +83,67 @@ def _section(result: Any, base: Path) -> str:
     )
 
 
-def write_index(results: list[Any], index: Path) -> Path:
-    """Write `index` with one section per stage result; every path is relative to it."""
+def _answers(title: str, examples: list[Any]) -> str:
+    items = "".join(
+        f"<details><summary>{html.escape(e.task_id)}: {html.escape(e.reason[:200])}</summary>"
+        f"<pre>{html.escape(_cut(e.text))}</pre><p>verdict: "
+        f"{'passed' if e.passed else 'failed'}; {html.escape(e.reason)}</p></details>"
+        for e in examples
+    )
+    return f"<h3>{title}</h3>{items or '<p>none</p>'}"
+
+
+def _code_section(code: Any, base: Path) -> str:
+    """The evaluation-only code stage: pass@1 in the sandbox, speed, passed/failed answers."""
+    stage = code.stage
+    head = (
+        f"<h2 id='{html.escape(stage.name)}'>{html.escape(stage.title)}</h2>"
+        f"<p>{html.escape(stage.env)}, answered by {html.escape(stage.model)}. "
+        f"{html.escape(stage.why)}</p>"
+    )
+    if code.skipped is not None or code.summary is None:
+        return head + f"<p><b>Not run</b>: {html.escape(code.skipped or 'no result')}</p>"
+    s = code.summary
+    speed = "-" if code.answers_per_s is None else f"{code.answers_per_s:.2f}"
+    stage_s = "-" if code.seconds is None else f"{code.seconds:.0f} s"
+    link = (
+        f"<a href='{_rel(code.report, base)}'>evaluation report</a>"
+        if code.report.is_file()
+        else ""
+    )
+    return head + (
+        f"<h3>Held-out pass@1, graded in the sandbox (no training)</h3>"
+        f"<p><b>pass@1 {_interval(s.pass_at.get('pass@1'))}</b> on {s.n_tasks} test-split tasks, "
+        f"one greedy answer each (95% bootstrap interval over tasks); {s.masked} answers masked "
+        f"(not scored by the sandbox). {speed} answers/s sampled and graded; the stage took "
+        f"{stage_s} with the model load. {link}</p>"
+        f"{_answers('Passed answers', code.passed)}{_answers('Failed answers', code.failed)}"
+    )
+
+
+def _cut(text: str, chars: int = 1500) -> str:
+    return text if len(text) <= chars else text[:chars] + f"\n[... {len(text)} chars]"
+
+
+def write_index(results: list[Any], index: Path, code: Any = None) -> Path:
+    """Write `index` with one section per stage result, then the code stage's section when
+    `code` (an rlvr.demo_code.CodeResult) is given; every path is relative to the page."""
     index.parent.mkdir(parents=True, exist_ok=True)
     base = index.parent.resolve()
+    sandbox = "; a real model's code graded in the sandbox" if code is not None else ""
+    stages = [r.stage for r in results] + ([code.stage] if code is not None else [])
     toc = " &middot; ".join(
-        f"<a href='#{html.escape(r.stage.name)}'>{html.escape(r.stage.title)}</a>" for r in results
+        f"<a href='#{html.escape(s.name)}'>{html.escape(s.title)}</a>" for s in stages
     )
     page = (
         "<!doctype html><meta charset='utf-8'><title>rlvr demo</title>"
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px}"
         "figure{display:inline-block;margin:4px}</style>"
-        f"<h1>rlvr demo: GRPO on the tiny model, held-out before and after</h1><p>{toc}</p>"
+        f"<h1>rlvr demo: GRPO on the tiny model, held-out before and after{sandbox}</h1>"
+        f"<p>{toc}</p>"
         + "".join(_section(r, base) for r in results)
+        + (_code_section(code, base) if code is not None else "")
     )
     index.write_text(page, encoding="utf-8")
     return index

@@ -65,7 +65,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.pretrained", "rlvr.models"]),
     ("distributed", ["rlvr.distributed"]),
     ("training", ["rlvr.learners", "rlvr.integrations"]),
-    ("apps", ["rlvr.demo", "rlvr.demo_page"]),
+    ("apps", ["rlvr.demo", "rlvr.demo_code", "rlvr.demo_page"]),
     ("cli", ["rlvr.cli"]),
     ("package", ["rlvr"]),
 ]

@@ -3,9 +3,14 @@
 import json
 from dataclasses import replace
 
+import rlvr.sandbox.client
 from rlvr.demo import MATH, STAGES, Stage, check_references, run_pipeline
+from rlvr.demo_code import CODE, CodeStage, run_code_stage
+from rlvr.demo_page import write_index
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
+from rlvr.splits import stable_subset
+from rlvr.store import GroupStore
 
 
 def test_grader_check_passes_references_and_rejects_neighbours():
@@ -49,7 +54,7 @@ SMALL = Stage(
 
 
 def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
-    (result,), index = run_pipeline(tmp_path, stages=(SMALL,))
+    (result,), index = run_pipeline(tmp_path, stages=(SMALL,), code=None)
     f = result.frontier
     assert f["tasks"] == 16
     assert f["always_pass"] + f["always_fail"] + f["kept"] == 16
@@ -71,8 +76,68 @@ def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
     assert "frontier report" in page and "training report" in page
     assert "Held-out pass@1" in page and "small/grpo/eval.png" in page
     # a second stage gets its own folder and section of the same page
-    (again, other), index = run_pipeline(tmp_path, stages=(SMALL, replace(SMALL, name="other")))
+    (again, other), index = run_pipeline(
+        tmp_path, stages=(SMALL, replace(SMALL, name="other")), code=None
+    )
     assert again.after.pass_at == result.after.pass_at  # resumed, not retrained
     assert other.run_dir == tmp_path / "other" / "grpo"
     page = index.read_text()
     assert "id='small'" in page and "id='other'" in page and "other/grpo/eval.png" in page
+
+
+def test_code_stage_is_smollm2_on_held_out_synth_python():
+    assert (CODE.model, CODE.env) == ("smollm2-135m", "synth-python")
+    assert len(load_env(CODE.env).tasks_in("test")) >= CODE.eval_tasks
+
+
+def _replayed_stage(tmp_path, n: int = 4) -> tuple[CodeStage, dict[str, str]]:
+    """A code stage whose answers are replayed: the reference for every other held-out task,
+    a function that does nothing for the rest, so both verdicts come from the sandbox."""
+    tasks = stable_subset(load_env("synth-python").tasks_in("test"), n)
+    wrong = "def nothing():\n    return None\n"
+    answers = {
+        t.id: f"```python\n{t.reference if i % 2 == 0 else wrong}```" for i, t in enumerate(tasks)
+    }
+    path = tmp_path / "answers.jsonl"
+    path.write_text("".join(json.dumps({"task_id": k, "completion": v}) + "\n"
+                            for k, v in answers.items()))  # fmt: skip
+    return CodeStage(model=f"replay:{path}", eval_tasks=n, batch_tasks=n), answers
+
+
+def test_code_stage_grades_answers_in_the_sandbox_and_shows_them(tmp_path):
+    stage, answers = _replayed_stage(tmp_path)
+    result = run_code_stage(stage, tmp_path / "demo")
+    assert result.skipped is None and result.eval_dir == tmp_path / "demo" / "code" / "eval"
+    s = result.summary
+    assert (s.split, s.n_tasks, s.n_samples, s.temperature, s.masked) == ("test", 4, 1, 0.0, 0)
+    groups = list(GroupStore(result.eval_dir / "groups.jsonl"))
+    verdicts = {g.task_id: g.verdicts[0] for g in groups}
+    assert sorted(verdicts) == sorted(answers)
+    for v in verdicts.values():  # the function judge's own record of running the cases
+        assert v.status == "scored" and v.details["exit_code"] is not None
+        assert len(v.tests) == v.details["n_cases"] > 0
+    assert s.pass_at["pass@1"].mean == sum(v.passed for v in verdicts.values()) / 4 == 0.5
+    for example in result.passed + result.failed:
+        verdict = verdicts[example.task_id]
+        assert example.passed == verdict.passed and example.reason == verdict.reason
+        assert example.text == answers[example.task_id]
+    assert len(result.passed) == len(result.failed) == 2
+    assert result.answers_per_s and result.answers_per_s > 0 and result.report.is_file()
+    page = write_index([], tmp_path / "demo" / "index.html", result).read_text()
+    assert "id='code'" in page and "pass@1 0.500 [" in page and "no training" in page
+    assert "href='code/eval/report.html'" in page and "answers/s" in page
+    assert "def nothing():" in page and "-&gt;" in page  # the code, escaped
+    assert all(e.reason[:40].replace('"', "&quot;") in page for e in result.failed)
+    again = run_code_stage(stage, tmp_path / "demo")  # resumed: the stored answers and timing
+    assert again.summary.pass_at == s.pass_at and again.answers_per_s == result.answers_per_s
+
+
+def test_code_stage_without_docker_says_so_with_the_fix(tmp_path, monkeypatch):
+    monkeypatch.setattr(rlvr.sandbox.client, "_client", None)
+    monkeypatch.setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+    stage, _ = _replayed_stage(tmp_path)
+    result = run_code_stage(stage, tmp_path / "demo")
+    assert result.summary is None and not result.eval_dir.exists()
+    assert "no Docker daemon answers" in result.skipped and "dockerd" in result.skipped
+    page = write_index([], tmp_path / "demo" / "index.html", result).read_text()
+    assert "Not run" in page and "no Docker daemon answers" in page and "pass@1 " not in page

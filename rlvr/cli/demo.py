@@ -16,6 +16,7 @@ from rlvr.cli.common import JsonOpt, emit, fmt, stderr
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage
+from rlvr.demo_code import CODE, CodeResult, run_code_stage, sandbox_problem
 from rlvr.demo_page import write_index
 
 
@@ -35,11 +36,20 @@ def demo(
     train: Annotated[
         bool, typer.Option("--train/--graders-only", help="Run the training loop after the check.")
     ] = True,
+    code: Annotated[
+        bool,
+        typer.Option(
+            "--code/--no-code",
+            help="After the loop, grade SmolLM2's answers to held-out synth-python tasks in the "
+            "Docker sandbox (evaluation only).",
+        ),
+    ] = True,
     json_out: JsonOpt = False,
 ) -> None:
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
-    hack audit -> held-out before/after on the tiny model, once per stage (math-columns).
-    Re-running resumes."""
+    hack audit -> held-out before/after on the tiny model, once per stage (math-columns), then
+    the code stage: SmolLM2 on held-out synth-python, graded in the sandbox, no training.
+    Re-running resumes. Exit code 1 when the code stage could not run (no Docker daemon)."""
     names = tuple(env) if env else DEFAULT_ENVS
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=stderr, transient=True) as progress:
@@ -55,7 +65,7 @@ def demo(
     else:
         _grader_table(results)
     if train:
-        _loop(out, steps, json_out)
+        _loop(out, steps, json_out, code)
 
 
 def _grader_table(results: list[Any]) -> None:
@@ -74,21 +84,70 @@ def _grader_table(results: list[Any]) -> None:
     Console().print(table)
 
 
-def _loop(out: Path, steps: int | None, json_out: bool) -> None:
+def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
+    problem = sandbox_problem() if code else None
+    if problem is not None:  # said first, so nobody waits through the math stage to learn it
+        stderr.print(f"the code stage will not run: {problem}", highlight=False)
     results = [
         _stage(stage if steps is None else replace(stage, steps=steps), out) for stage in STAGES
     ]
-    index = write_index(results, out / "index.html")
+    graded = _code_stage(out) if code else None
+    index = write_index(results, out / "index.html", graded)
     if json_out:
         for result in results:
             emit(_summary(result, index))
+        if graded is not None:
+            emit(_code_summary(graded, index))
+    else:
+        for result in results:
+            _print_summary(result)
+        if graded is not None:
+            _print_code(graded)
+        Console().print(f"open {index}", highlight=False)
+    if graded is not None and graded.skipped is not None:
+        raise typer.Exit(1)
+
+
+def _code_stage(out: Path) -> CodeResult:
+    """The code stage with its bars: the model's conversion (once), the held-out rollout."""
+    if sandbox_problem() is None:
+        warm_start(CODE.model)
+    with rollout_bar(f"{CODE.name}: held-out answers graded in the sandbox") as update:
+        return run_code_stage(CODE, out, on_progress=update)
+
+
+def _code_summary(result: CodeResult, index: Path) -> dict[str, Any]:
+    s = result.summary
+    return {
+        "stage": result.stage.name,
+        "env": result.stage.env,
+        "model": result.stage.model,
+        "skipped": result.skipped,
+        "held_out": s.pass_at["pass@1"].model_dump() if s else None,
+        "n_tasks": s.n_tasks if s else None,
+        "masked": s.masked if s else None,
+        "answers_per_s": result.answers_per_s,
+        "stage_s": result.seconds,
+        "eval_dir": str(result.eval_dir),
+        "report": str(index),
+    }
+
+
+def _print_code(result: CodeResult) -> None:
+    name, s = result.stage.name, result.summary
+    if result.skipped is not None or s is None:
+        stderr.print(f"{name}: not run: {result.skipped}", highlight=False)
         return
-    for result in results:
-        _print_summary(result)
-    Console().print(f"open {index}", highlight=False)
+    Console().print(
+        f"{name}: {result.stage.model} on {s.n_tasks} held-out {result.stage.env} tasks "
+        f"(greedy, graded in the sandbox, no training): pass@1 {_ci(s.pass_at['pass@1'])}, "
+        f"{s.masked} masked, {fmt(result.answers_per_s, '.2f')} answers/s, "
+        f"{fmt(result.seconds, '.0f')} s",
+        highlight=False,
+    )
 
 
 def _stage(stage: Stage, out: Path) -> StageResult:
