@@ -51,6 +51,9 @@ CASE_SETS = {
             "HumanEval/6": GRAMMAR,
             "HumanEval/129": "the grid is N x N and holds 1..N*N once each, which mutated lists "
             "break",
+            "HumanEval/59": "n is not a prime, which mutated ints need not respect",
+            "HumanEval/94": "the list holds a prime (the answer is the largest one's digit sum)",
+            "HumanEval/135": "the array holds no duplicate values, which mutated lists may",
             "HumanEval/160": "len(operator) == len(operand) - 1, which mutated lists break",
         },
     ),

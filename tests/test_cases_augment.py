@@ -1,0 +1,181 @@
+"""Case augmentation (`rlvr cases augment`): inputs by type, the set cover, the shipped HumanEval
+cases with their provenance, and what they now reject through the real environment.
+
+The grading tests need Docker (fail loudly without it unless RLVR_SKIP_DOCKER=1)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rlvr
+from rlvr.audit.augment.augment import Options, constant_kills, first_line
+from rlvr.audit.augment.cover import greedy_cover
+from rlvr.audit.augment.inputs import NewInput, new_inputs
+from rlvr.audit.augment.sets import carry_over, case_set
+from rlvr.audit.source.mutate import python_mutants
+from rlvr.audit.specgap.original import killed_by_original, original_cases
+from rlvr.errors import RlvrError
+from rlvr.functions.task import Case, FunctionTask, read_function_tasks
+from rlvr.references import reference_completion
+from rlvr.sandbox.client import docker_available
+from rlvr.types import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent
+FILE = ROOT / "datasets" / "humaneval" / "functions.jsonl"
+needs_docker = pytest.mark.skipif(
+    os.environ.get("RLVR_SKIP_DOCKER") == "1", reason="RLVR_SKIP_DOCKER=1"
+)
+UNIQUE_LITERAL = "```python\ndef unique(l: list):\n    return [0, 2, 3, 5, 9, 123]\n```\n"
+
+
+def _task(params: list[tuple[str, str]], returns: str, cases: list[tuple[list, object]]):
+    return FunctionTask.model_validate(
+        {
+            "id": "t/1",
+            "entry_point": "f",
+            "signature": {"params": [{"name": n, "type": t} for n, t in params],
+                          "returns": returns},
+            "docstring": "A task.",
+            "references": {"python": "def f(*a):\n    return a[0]\n"},
+            "hidden_cases": [{"args": a, "expected": e} for a, e in cases],
+        }
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def shipped() -> dict[str, FunctionTask]:
+    return {t.id: t for t in read_function_tasks(FILE)}
+
+
+def test_inputs_change_one_argument_by_its_type_and_are_seeded() -> None:
+    t = _task([("xs", "list[int]"), ("s", "str")], "int", [([[3, 5], "ab"], 0), ([[7], "c"], 1)])
+    xs = new_inputs(t, 25, 200)
+    assert xs == new_inputs(t, 25, 200) and xs != new_inputs(t, 26, 200)
+    old = [c.args for c in t.cases]
+    assert all(x.args not in old for x in xs)
+    for x in xs:  # exactly one argument differs from some original case
+        assert any(sum(a != b for a, b in zip(x.args, o, strict=True)) == 1 for o in old)
+    made = {x.mutation.split(": ", 1)[1] for x in xs}
+    assert {"list empty", "list long (60)", "list last element duplicated"} <= made
+    assert {"str empty", "str + 'é'"} <= made
+    ints = [v for x in xs for v in x.args[0]]
+    assert max(ints) > 127 and min(ints) < -128  # wide integers, outside a byte
+    tiers = {x.mutation.split(": ", 1)[1]: x.tier for x in xs}
+    assert tiers["list empty"] == "wide" and tiers["str + 'é'"] == "wide"  # never shown
+    assert tiers["list last element duplicated"] == "near"
+
+
+def test_cover_takes_few_inputs_and_near_ones_first() -> None:
+    inputs = [NewInput([i], f"m{i}", "wide" if i == 0 else "near") for i in range(4)]
+    kills = {"a": {0, 1}, "b": {0, 2}, "c": {0, 3}, "d": {0}, "e": set()}
+    assert greedy_cover(kills, inputs) == [0]  # only input 0 kills "d": it covers the rest too
+    kills.pop("d")
+    chosen = greedy_cover(kills, inputs)
+    assert sorted(chosen) == [1, 2, 3]  # near inputs cover a, b and c without the wide one
+
+
+def test_a_constant_answer_is_a_mutant_only_when_every_old_case_expects_it() -> None:
+    t = _task([("x", "int")], "int", [([1], 7), ([2], 7)])
+    valued = [(NewInput([3], "m", "near"), Case(args=[3], expected=7)),
+              (NewInput([4], "m", "near"), Case(args=[4], expected=9))]  # fmt: skip
+    assert constant_kills(t, valued) == {"constant 7": {1}}
+    t2 = _task([("x", "int")], "int", [([1], 7), ([2], 8)])
+    assert constant_kills(t2, valued) == {}
+
+
+def test_only_known_case_sets_are_augmented() -> None:
+    assert case_set("humaneval-go").envs["python"] == "humaneval"
+    with pytest.raises(RlvrError, match="no augmentable case file"):
+        case_set("math")
+
+
+def test_shipped_cases_carry_their_provenance(shipped) -> None:
+    augmented = [t for t in shipped.values() if "augment" in t.meta]
+    assert len(augmented) >= 10 and "HumanEval/34" in {t.id for t in augmented}
+    for t in augmented:
+        aug = t.meta["augment"]
+        assert aug["tool"] == "rlvr cases augment" and aug["seed"] == Options().seed
+        assert len(t.hidden_cases) == aug["original_hidden"] + len(aug["added"]) > 0
+        for a in aug["added"]:
+            assert a["mutation"].startswith("args[") and a["tier"] in ("near", "wide")
+            assert a["kills"], f"{t.id}: an added case kills nothing"
+    unique = shipped["HumanEval/34"]
+    values = {str(c.expected) for c in unique.hidden_cases}
+    assert len(values) >= 2  # no longer only the docstring example
+
+
+def test_a_rebuild_keeps_the_added_cases_of_unchanged_tasks(shipped) -> None:
+    t = shipped["HumanEval/34"]
+    n = t.meta["augment"]["original_hidden"]
+    fresh = t.model_copy(update={"hidden_cases": t.hidden_cases[:n], "meta": {}})
+    assert carry_over([fresh], [t]) == [t]
+    changed = fresh.model_copy(update={"hidden_cases": [*fresh.hidden_cases, *fresh.hidden_cases]})
+    assert carry_over([changed], [t]) == [changed]  # its cases changed: augment it again
+
+
+def test_the_audit_tells_kills_by_original_cases_from_added_ones(shipped) -> None:
+    env = rlvr.load_env("humaneval")
+    task = env.task("HumanEval/34")
+    n = original_cases(task)
+    assert n == 2  # the docstring example, public and hidden
+    late = Verdict.score(0.0, "x", passed=False, details={"cases": [
+        {"case": 0, "outcome": "passed"}, {"case": 1, "outcome": "passed"},
+        {"case": 2, "outcome": "failed"}]})  # fmt: skip
+    assert killed_by_original(task, late) is False
+    early = Verdict.score(0.0, "x", passed=False, details={"cases": [
+        {"case": 1, "outcome": "failed"}, {"case": 2, "outcome": "failed"}]})  # fmt: skip
+    assert killed_by_original(task, early) is True
+
+
+def _require_docker() -> None:
+    ok, msg = docker_available()
+    if not ok:
+        pytest.fail(f"Docker is required: {msg} (set RLVR_SKIP_DOCKER=1 to skip explicitly)")
+
+
+@needs_docker
+def test_returning_the_docstring_literal_of_unique_now_fails() -> None:
+    _require_docker()
+    env = rlvr.load_env("humaneval")
+    task = env.task("HumanEval/34")
+    literal, ref = env.grade(task, [UNIQUE_LITERAL, reference_completion(env, task)])
+    assert literal.status == "scored" and literal.reward == 0.0 and not literal.passed
+    assert ref.reward == 1.0
+    failed = [c for c in literal.details["cases"] if c["outcome"] != "passed"]
+    assert failed and all(c["case"] >= original_cases(task) for c in failed)
+
+
+@needs_docker
+def test_a_mutant_only_an_added_case_kills_is_killed(shipped) -> None:
+    _require_docker()
+    picked = next(
+        (t, a["kills"][0])
+        for t in shipped.values()
+        for a in t.meta.get("augment", {}).get("added", [])
+        if not a["kills"][0].startswith("constant")
+    )
+    ftask, name = picked
+    opts = Options()
+    seed = ftask.meta["augment"]["seed"] + sum(map(ord, ftask.id))
+    ref = ftask.references["python"]
+    mutant = next(m for m in python_mutants(ref, first_line(ftask), opts.mutants, seed)
+                  if m.description == name)  # fmt: skip
+    env = rlvr.load_env("humaneval")
+    task = env.task(ftask.id)
+    (v,) = env.grade(task, [f"```python\n{mutant.source}\n```\n"])
+    assert v.status == "scored" and v.reward == 0.0
+    assert killed_by_original(task, v) is False  # every original case passes it
+
+
+def test_the_command_names_the_case_sets_it_knows() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "rlvr.cli", "cases", "augment", "math"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 1 and "no augmentable case file" in run.stderr
+    assert "humaneval-rust" in run.stderr and "Traceback" not in run.stderr
