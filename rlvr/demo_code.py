@@ -39,14 +39,19 @@ class CodeStage:
     model: str = "smollm2-135m"  # a --model spec (a GGUF spec is converted once: set-up)
     title: str = "code: a real model's answers graded in the sandbox"
     why: str = (
-        "SmolLM2-135M-Instruct writes each held-out Python function once (greedy); the "
+        "The model writes each held-out Python function once (greedy); the "
         "function judge runs it on the task's public and hidden cases in a Docker sandbox. "
         "Nothing is trained in this stage, so it shows grading, not learning."
     )
     eval_tasks: int = 32  # a stable subset of the test split
-    batch_tasks: int = 16  # tasks decoded together
-    max_new_tokens: int | None = 256
+    batch_tasks: int = 8  # tasks decoded together
+    # the longest test-split reference is 101 tokens in its fence; a batch decodes until its
+    # longest row stops, so one answer that never closes its block costs this many steps
+    max_new_tokens: int | None = 160
     grade_workers: int = 2
+    # one decoding thread: on two shared cores a second thread made SmolLM2 3-9x slower
+    # (issue 26's measurement), and the sandbox's containers need the other core
+    threads: int | None = 1
 
 
 CODE = CodeStage()
@@ -143,7 +148,7 @@ def run_code_stage(
     )
     task_ids = [t.id for t in choose_tasks(env, config)]
     stored = {g.task_id for g in GroupStore(eval_dir / "groups.jsonl")}
-    policy = make_policy(stage.model)
+    policy = make_policy(stage.model, **({"threads": stage.threads} if local else {}))
     summary = run_eval(env, policy, config, eval_dir, progress=on_progress)
     seconds = time.perf_counter() - start
     sampled = not set(task_ids) <= stored
