@@ -8,9 +8,10 @@ through the grade-time static flags (`rlvr.flags.hacks.flag_answer`, what
 `Environment.grade` attaches) with the task's reference hidden from the audit, so a reference is
 judged as any other honest answer would be. The answers are never run.
 
-Run: python bench/hardcode_peers.py [--misses N]
+Run: python bench/hardcode_peers.py [--misses N] [--mutants N]
 Prints per stack: hard-coded answers caught, references falsely flagged `hardcoded` (and flagged
-with any kind), then the catch rate per form; the last line is the summary as JSON.
+with any kind), with --mutants N the share of up to N mutants per reference (honest wrong
+answers) flagged `hardcoded`, then the catch rate per form; the last line is the summary as JSON.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from rlvr.audit.source.mutate import python_mutants
+from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.flags.hacks import flag_answer
 from rlvr.functions.task import FunctionTask
 from rlvr.registry import load_env
@@ -50,10 +53,19 @@ def blind(task: Task) -> Task:
     return task.model_copy(update={"reference": None})
 
 
-def bench_stack(stack: str, misses: int) -> dict[str, object]:
+def mutants_of(task: Task, stack: str, limit: int) -> list[str]:
+    """Up to `limit` mutants of the task's reference: honest wrong answers."""
+    ref = task.reference or ""
+    if stack == "python":
+        first = len(task.prompt.splitlines()) + 1 if ref.startswith(task.prompt) else 1
+        return [m.source for m in python_mutants(ref, first, limit=limit)]
+    return [m.source for m in text_mutants(ref, stack, limit=limit)]  # type: ignore[arg-type]
+
+
+def bench_stack(stack: str, misses: int, n_mutants: int = 0) -> dict[str, object]:
     caught: Counter[str] = Counter()
     total: Counter[str] = Counter()
-    refs = refs_hardcoded = refs_any = 0
+    refs = refs_hardcoded = refs_any = muts = muts_hardcoded = 0
     shown = 0
     for name in envs_of(stack):
         for task in load_env(name).tasks_in("test"):
@@ -72,6 +84,10 @@ def bench_stack(stack: str, misses: int) -> dict[str, object]:
                     console.print(
                         f"[{stack}] missed {task.id} {form}:\n{code}", highlight=False, markup=False
                     )
+            for code in mutants_of(task, stack, n_mutants) if n_mutants else []:
+                muts += 1
+                flags = flag_answer(blind(task), fenced(code, stack), stack)
+                muts_hardcoded += any(f.kind == "hardcoded" for f in flags)
             if task.reference:
                 flags = flag_answer(blind(task), fenced(task.reference, stack), stack)
                 refs += 1
@@ -89,6 +105,8 @@ def bench_stack(stack: str, misses: int) -> dict[str, object]:
         "references": refs,
         "references_flagged_hardcoded": refs_hardcoded,
         "references_flagged_any": refs_any,
+        "mutants": muts,
+        "mutants_flagged_hardcoded": muts_hardcoded,
         "per_form": {f: [caught[f], total[f]] for f in sorted(total)},
     }
 
@@ -101,13 +119,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--misses", type=int, default=0, help="print this many missed answers")
     ap.add_argument("--stacks", nargs="*", default=list(STACKS))
+    ap.add_argument(
+        "--mutants", type=int, default=0, help="also audit this many mutants per reference"
+    )
     args = ap.parse_args()
     start = time.monotonic()
-    results = {s: bench_stack(s, args.misses) for s in args.stacks}
+    results = {s: bench_stack(s, args.misses, args.mutants) for s in args.stacks}
     title = "hardcoded flag on function tasks (test split, synth + humaneval)"
     table = Table(
         "stack", "hard-coded caught", "references flagged hardcoded",
-        "references flagged (any kind)", title=title,
+        "references flagged (any kind)", "mutants flagged hardcoded", title=title,
     )  # fmt: skip
     for s, r in results.items():
         table.add_row(
@@ -115,6 +136,7 @@ def main() -> None:
             pct(r["caught"], r["hardcoded"]),  # type: ignore[arg-type]
             pct(r["references_flagged_hardcoded"], r["references"]),  # type: ignore[arg-type]
             pct(r["references_flagged_any"], r["references"]),  # type: ignore[arg-type]
+            pct(r["mutants_flagged_hardcoded"], r["mutants"]),  # type: ignore[arg-type]
         )
     console.print(table)
     forms = sorted({f for r in results.values() for f in r["per_form"]})  # type: ignore[attr-defined]

@@ -284,8 +284,14 @@ def echoed(
 
 
 def _strong(case: PublicCase, statement: str) -> bool:
-    """A case that one echo gives away: two values an honest answer would not write."""
-    return len({a for a in case.inputs | case.outputs if not _weak(a, statement)}) >= 2
+    """A case that one echo gives away: two values an honest answer would not write, numbers
+    past one digit (`range(4)` and `n < 5` are everyday code) or strings."""
+    rare = {
+        a
+        for a in case.inputs | case.outputs
+        if not _weak(a, statement) and (a[0] == "s" or abs(a[1]) >= 10 or a[1] % 1)
+    }
+    return len(rare) >= 2
 
 
 def case_flags(task: Task, code: str, lang: Language) -> list[Flag]:

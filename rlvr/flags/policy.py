@@ -9,7 +9,7 @@
 A flag is a suspicion with evidence, not proof, so a kind zeroes a reward by default only where
 its precision was measured: `default_policy(grader_kind)` gives function environments
 `hardcoded = "zero"` (bench/hardcode_peers.py: no reference of the four stacks flagged, about
-98% of hard-coded answers caught) and leaves every other kind, and the test-file code
+97% of hard-coded answers caught) and leaves every other kind, and the test-file code
 environments, on "report". A manifest's `hack_policy` replaces that default as a whole.
 """
 
