@@ -13,8 +13,10 @@ Per env (humaneval and synth, in python, javascript, go and rust) it prints:
   stillborn and left out; mutants that equal the reference on every input are counted as
   survivors, so the score is a lower bound.
 
-"Before" is the case file at a git revision (`--before`, default HEAD), "after" the working
-tree's. The after file must keep the before file's cases as a prefix of each task's cases (the
+"Before" is the case file at a git revision (`--before`, default HEAD) less the hidden cases
+`rlvr cases augment` added (their provenance, `meta.augment`, counts the original ones), "after"
+the working tree's. Tasks whose answer is a bool are listed (their answer space is binary).
+The after file must keep the before file's cases as a prefix of each task's cases (the
 synth generator only appends hidden rows), so one run of a mutant on the after cases gives both
 scores. The mutants run through `bench/synth_references.py`'s bulk drivers (one container per
 env and stack; go and rust build one program per mutant, so a mutant that does not compile
@@ -90,8 +92,23 @@ def examples_only(tasks: Sequence[FunctionTask]) -> list[str]:
     return out
 
 
+def original(task: FunctionTask) -> FunctionTask:
+    """The task without the hidden cases `rlvr cases augment` added (its provenance says how
+    many hidden cases are original)."""
+    aug = task.meta.get("augment")
+    if not aug:
+        return task
+    return task.model_copy(update={"hidden_cases": task.hidden_cases[: aug["original_hidden"]]})
+
+
+def binary(tasks: Sequence[FunctionTask]) -> list[str]:
+    """Ids of tasks whose answer space is two values (a bool return): one hidden value of
+    each is the most their cases can show, and a coin flip passes a case half the time."""
+    return [t.id for t in tasks if t.signature.returns == "bool"]
+
+
 def read_at(rev: str, path: str) -> list[FunctionTask]:
-    """The function tasks of `path` at git revision `rev`."""
+    """The function tasks of `path` at git revision `rev`, without augmented cases."""
     text = subprocess.run(
         ["git", "-C", str(ROOT), "show", f"{rev}:{path}"],
         capture_output=True,
@@ -101,7 +118,7 @@ def read_at(rev: str, path: str) -> list[FunctionTask]:
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
         f.write(text)
     try:
-        return read_function_tasks(f.name)
+        return [original(t) for t in read_function_tasks(f.name)]
     finally:
         Path(f.name).unlink()
 
@@ -220,6 +237,7 @@ def main() -> None:
         print(f"  hidden cases with one distinct value, before: {single_value(before.values())}")
         print(f"  hidden cases with one distinct value, after: {single_value(after)}")
         print(f"  hidden cases only the public examples (after): {examples_only(after)}")
+        print(f"  answer space binary (bool returns): {len(binary(after))} {binary(after)}")
         n_before = {i: len(t.cases) for i, t in before.items()}
         for stack in args.stacks.split(","):
             tr = load_translator(stack)
