@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import rlvr
-from rlvr.audit.augment.augment import Options, constant_kills, first_line
+from rlvr.audit.augment.augment import Options, constant_kills, first_line, merged_provenance
 from rlvr.audit.augment.cover import greedy_cover
 from rlvr.audit.augment.inputs import NewInput, new_inputs
 from rlvr.audit.augment.sets import carry_over, case_set
@@ -100,9 +100,10 @@ def test_shipped_cases_carry_their_provenance(shipped) -> None:
     for t in augmented:
         aug = t.meta["augment"]
         assert aug["tool"] == "rlvr cases augment" and aug["seed"] == Options().seed
+        assert all(r["seed"] == Options().seed for r in aug.get("rounds", []))
         assert len(t.hidden_cases) == aug["original_hidden"] + len(aug["added"]) > 0
         for a in aug["added"]:
-            assert a["mutation"].startswith("args[") and a["tier"] in ("near", "wide")
+            assert a["mutation"].startswith(("args[", "given")) and a["tier"] in ("near", "wide")
             assert a["kills"], f"{t.id}: an added case kills nothing"
     unique = shipped["HumanEval/34"]
     values = {str(c.expected) for c in unique.hidden_cases}
@@ -157,7 +158,7 @@ def test_a_mutant_only_an_added_case_kills_is_killed(shipped) -> None:
         (t, a["kills"][0])
         for t in shipped.values()
         for a in t.meta.get("augment", {}).get("added", [])
-        if not a["kills"][0].startswith("constant")
+        if not a["kills"][0].startswith(("constant", "wrong answer"))
     )
     ftask, name = picked
     opts = Options()
@@ -179,3 +180,62 @@ def test_the_command_names_the_case_sets_it_knows() -> None:
     )  # fmt: skip
     assert run.returncode == 1 and "no augmentable case file" in run.stderr
     assert "humaneval-rust" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_later_round_keeps_the_original_count_and_lists_every_added_case() -> None:
+    first = {
+        "tool": "rlvr cases augment",
+        "seed": 25,
+        "inputs": 96,
+        "mutants": 40,
+        "wide": False,
+        "original_hidden": 3,
+        "added": [{"mutation": "args[0]: -x"}],
+    }
+    later = {**first, "original_hidden": 4, "added": [{"mutation": "given (--try)"}],
+             "wrong_answers": 2, "given": 1}  # fmt: skip
+    merged = merged_provenance(first, later)
+    assert merged["original_hidden"] == 3
+    assert [a["mutation"] for a in merged["added"]] == ["args[0]: -x", "given (--try)"]
+    assert [r.get("wrong_answers") for r in merged["rounds"]] == [None, 2]
+    assert merged_provenance(None, first) == first
+
+
+def test_a_kill_file_line_without_a_known_task_names_the_line(tmp_path) -> None:
+    bad = tmp_path / "wrong.jsonl"
+    bad.write_text('{"task_id": "HumanEval/9", "answer": "x"}\n{"task_id": "nope", "answer": 1}\n')
+    run = subprocess.run(
+        [sys.executable, "-m", "rlvr.cli", "cases", "augment", "humaneval", "--task",
+         "HumanEval/9", "--kill", str(bad)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 1 and f"{bad}:2" in run.stderr and "task_id" in run.stderr
+
+
+# Wrong answers an outside attack found passing every HumanEval case (2026-12-02), each wrong
+# on the input in its comment; `rlvr cases augment humaneval --kill ... --try ...` added the
+# cases that now fail them.
+ATTACK_WRONG = {
+    "HumanEval/9": "def rolling_max(numbers):\n    out, m = [], 0\n    for x in numbers:\n"
+    "        m = max(m, x)\n        out.append(m)\n    return out\n",  # [-2, -1]
+    # [3, 1, 2]
+    "HumanEval/26": "def remove_duplicates(numbers):\n"
+    "    return sorted(x for x in set(numbers) if numbers.count(x) == 1)\n",
+    "HumanEval/35": "def max_element(l):\n    m = 0\n    for x in l:\n        m = max(m, x)\n"
+    "    return m\n",  # [-3, -1]
+    "HumanEval/98": "def count_upper(s):\n"
+    "    return sum(1 for i, c in enumerate(s) if i % 2 == 0 and c in 'AEIOUY')\n",  # "YbY"
+    # [1, 1], [1]
+    "HumanEval/58": "def common(l1, l2):\n    return sorted(x for x in l1 if x in l2)\n",
+}
+
+
+@needs_docker
+def test_the_wrong_answers_of_the_outside_attack_now_fail() -> None:
+    _require_docker()
+    env = rlvr.load_env("humaneval")
+    for task_id, wrong in ATTACK_WRONG.items():
+        task = env.task(task_id)
+        bad, ref = env.grade(task, [f"```python\n{wrong}```\n", reference_completion(env, task)])
+        assert (bad.status, bad.reward, ref.reward) == ("scored", 0.0, 1.0), (task_id, bad.reason)
+        assert killed_by_original(task, bad) is False, task_id  # only an added case kills it

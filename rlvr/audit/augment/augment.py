@@ -45,6 +45,15 @@ class Options:
     mutants: int = 40
     wide: bool = False
     skip: dict[str, str] = field(default_factory=dict)
+    wrong: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Task id -> (name, Python program) of wrong answers known to pass the old cases (an
+    attack's finds, `--kill`): each counts as a mutant to kill."""
+    given: dict[str, list[list[Any]]] = field(default_factory=dict)
+    """Task id -> argument lists to try besides the mutated ones (`--try`; tier "near")."""
+
+    def later_round(self, task_id: str) -> bool:
+        """A task already augmented gets another round only for its own wrong answers or inputs."""
+        return task_id in self.wrong or task_id in self.given
 
 
 @dataclass
@@ -71,6 +80,18 @@ def _probe_task(task: FunctionTask, inputs: Sequence[NewInput]) -> FunctionTask:
     """The task with only `inputs` as cases (placeholders: the driver never sees expected)."""
     cases = [Case(args=x.args, raises=True) for x in inputs]
     return task.model_copy(update={"public_cases": [], "hidden_cases": cases})
+
+
+def given_inputs(task: FunctionTask, opts: Options) -> list[NewInput]:
+    """The argument lists given for `task` (`--try`) that are not among its cases yet."""
+    seen = {json.dumps(c.args, sort_keys=True) for c in task.cases}
+    out = []
+    for args in opts.given.get(task.id, []):
+        key = json.dumps(args, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(NewInput(list(args), "given (--try)", "near"))
+    return out
 
 
 def _tol(task: FunctionTask) -> float | None:
@@ -152,6 +173,7 @@ def mutant_kills(
             update={"hidden_cases": [*t.hidden_cases, *(c for _, c in valued[t.id])]}
         )
         jobs += [(full, m.description, m.source) for m in mutants]
+        jobs += [(full, f"wrong answer: {name}", src) for name, src in opts.wrong.get(t.id, [])]
     log(f"{len(jobs)} mutants of the Python references")
     outs = run("python", [(f, src) for f, _, src in jobs])
     kills: dict[str, dict[str, set[int]]] = {t.id: {} for t in tasks}
@@ -217,6 +239,20 @@ def provenance(
     }
 
 
+def merged_provenance(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """A later round's provenance on top of an earlier one: the original count stays, the added
+    cases are listed in order, and each round's settings are kept in `rounds`."""
+    if old is None:
+        return new
+    settings = ("seed", "inputs", "mutants", "wide", "wrong_answers", "given")
+    rounds = old.get("rounds") or [{k: old[k] for k in settings if k in old}]
+    return {
+        **old,
+        "added": [*old["added"], *new["added"]],
+        "rounds": [*rounds, {k: new[k] for k in settings if k in new}],
+    }
+
+
 def augment_tasks(
     tasks: Sequence[FunctionTask],
     run: Runner,
@@ -232,10 +268,11 @@ def augment_tasks(
         for t in tasks
         if "python" in t.references
         and t.id not in opts.skip
-        and not ({"augment", "python_check_only"} & set(t.meta))
+        and "python_check_only" not in t.meta
+        and ("augment" not in t.meta or opts.later_round(t.id))
     ]
     results = {t.id: TaskResult(t.id) for t in work}
-    inputs = {t.id: new_inputs(t, opts.seed, opts.inputs) for t in work}
+    inputs = {t.id: given_inputs(t, opts) + new_inputs(t, opts.seed, opts.inputs) for t in work}
     log(f"{len(work)} tasks, {sum(map(len, inputs.values()))} new inputs: running the reference")
     valued = expected_values(run, work, inputs)
     log(f"{sum(map(len, valued.values()))} inputs have a value: running mutants")
@@ -272,7 +309,13 @@ def augment_tasks(
         if not chosen:
             out.append(t)
             continue
-        meta = {**t.meta, "augment": provenance(t, chosen, vs, k, opts)}
+        new = provenance(t, chosen, vs, k, opts)
+        if opts.later_round(t.id):
+            new |= {
+                "wrong_answers": len(opts.wrong.get(t.id, [])),
+                "given": len(opts.given.get(t.id, [])),
+            }
+        meta = {**t.meta, "augment": merged_provenance(t.meta.get("augment"), new)}
         hidden = [*t.hidden_cases, *(vs[i][1] for i in chosen)]
         out.append(t.model_copy(update={"hidden_cases": hidden, "meta": meta}))
     return out, [results[t.id] for t in work]
