@@ -18,7 +18,6 @@ goes to stderr. Needs Docker and every stack image of the case set.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -26,7 +25,7 @@ import typer
 
 from rlvr.audit.augment.augment import Options, augment_tasks
 from rlvr.audit.augment.sets import case_set, load_stacks, runner, stack_references
-from rlvr.cli.common import EnvPathOpt, emit, stderr, use_env_paths
+from rlvr.cli.common import EnvPathOpt, emit, read_jsonl, stderr, use_env_paths
 from rlvr.errors import RlvrError
 from rlvr.functions.task import read_function_tasks, write_function_tasks
 from rlvr.graders.code.extract import function_program
@@ -113,15 +112,11 @@ def _rows(
     if path is None:
         return []
     out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise RlvrError(
-                f"{path}:{n}: not JSON ({e})", "write one JSON object per line"
-            ) from None
+    for n, row in read_jsonl(path):  # the CLI's line reader: BOM, non-objects, bad UTF-8
+        if isinstance(row, str):
+            if row.endswith(": empty line"):
+                continue
+            raise RlvrError(f"{path}: {row}", "write one JSON object per line")
         row["task_id"] = row.get("task_id") or row.get("task")
         if row.get("env") not in (None, python_env):
             continue  # another stack's answer: mutants run in Python
