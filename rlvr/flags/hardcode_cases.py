@@ -30,6 +30,7 @@ from typing import Any
 from rlvr.flags import kinds as K
 from rlvr.source.cases import NO_VALUE, example_free_prompt, prompt_cases
 from rlvr.source.lexer import Language, Token, code_tokens, number_value, string_value
+from rlvr.source.prose_cases import shown_by_value, without_example_lines
 from rlvr.types import Flag, Task
 
 Atom = tuple[str, Any]
@@ -111,13 +112,21 @@ def shown_cases(fn: dict[str, Any]) -> list[tuple[list[Any], Any]]:
         return out
     prompt = str((fn.get("prompts") or {}).get("python") or "")
     names = re.findall(r"^def\s+(\w+)\s*\(", prompt, re.M)
-    if not names:
-        return []
-    return [
+    parsed = [
         (_json(list(c.args)), _json(c.expected))
-        for c in prompt_cases(prompt, names[-1])
+        for c in (prompt_cases(prompt, names[-1]) if names else [])
         if c.args is not None and c.expected is not NO_VALUE
     ]
+    hidden = [
+        (list(c.get("args") or []), c.get("expected"))
+        for c in fn.get("hidden_cases") or []
+        if isinstance(c, dict) and not c.get("raises")
+    ]
+    # examples in prose forms no call parser reads (`Input: [4,2,3]` / `Output: [2, 1]`)
+    for case in shown_by_value(str(fn.get("docstring") or ""), hidden):
+        if case not in parsed:
+            parsed.append(case)
+    return parsed
 
 
 def public_cases(task: Task) -> list[PublicCase]:
@@ -133,7 +142,7 @@ def _statement(task: Task) -> str:
     prompt = str((fn.get("prompts") or {}).get("python") or "")
     for name in {str(fn.get("entry_point") or ""), *re.findall(r"^def\s+(\w+)", prompt, re.M)}:
         text = example_free_prompt(text, name or None)
-    return text
+    return without_example_lines(text, shown_cases(fn))
 
 
 def _weak(atom: Atom, statement: str) -> bool:
