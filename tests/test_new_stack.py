@@ -360,16 +360,23 @@ def test_a_junit_xml_stack_through_the_cli(tmp_path: Path) -> None:
         f"```pyj\n{ref}```",
         "```pyj\ndef add(a, b):\n    return a - b\n```",
         "```pyj\ndef add(a, b)\n    return a + b\n```",  # does not compile
+        "```pyj\nimport os\n\ndef add(a, b):\n    os._exit(0)\n```",  # ends the test process
     ]))  # fmt: skip
     done = rlvr_cli("grade", "--env", "pyj", "--answers", str(answers), "--env-path", good)
     assert done.returncode == 0, done.stderr
-    right, wrong, broken = [json.loads(x) for x in done.stdout.splitlines()]
+    right, wrong, broken, ended = [json.loads(x) for x in done.stdout.splitlines()]
     assert right["passed"] and right["reward"] == 1.0, right
     assert wrong["status"] == "scored" and wrong["reward"] == 0.0
     assert [t["name"] for t in wrong["details"]["tests"]] == JUNIT_TASKS[0]["meta"]["test_names"]
     assert broken["status"] == "scored" and broken["reward"] == 0.0
     assert broken["reason"].startswith("the test command ended before any test ran")
     assert "so the answer broke the build or the runner" in broken["reason"]
+    assert (ended["status"], ended["reward"]) == ("scored", 0.0)
+    assert ended["reason"].startswith(
+        "the answer ended the test process before any test result was written (the test "
+        "command exited with status 0 yet wrote no test result; the task's reference runs its "
+        "tests)"
+    ), ended["reason"]
 
     out = tmp_path / "audit"
     done = rlvr_cli("audit", "graders", "--env", "pyj", "--out", str(out), "--env-path", good)
