@@ -439,12 +439,13 @@ BASH_TRANSLATOR = r'''
 
 Only int, str and list[str] arguments and int or str results; the driver is a Python script
 that runs each case in a fresh bash (`source solution.sh; f ARGS...`), so the answer never
-shares a process with it.
+shares a process with it. The arguments travel in a file of their own, cases.json (envs/README.md,
+"Large cases"), so no literal in the driver grows with a case.
 """
 import json
 import re
 
-from rlvr.functions.render import commented, doc_text, signature_types
+from rlvr.functions.render import commented, doc_text, driver_cases_json, signature_types
 
 STACK = "bash"
 LANGUAGES = ["bash", "sh"]
@@ -491,7 +492,9 @@ def program(task, completion):
 
 DRIVER = """import json, subprocess, sys
 sys.stdout.write("\\n@@RLVR-READY\\n"); sys.stdout.flush()
-NAME, RET, CASES = %r, %r, json.loads(%r)
+NAME, RET = %r, %r
+with open("cases.json", encoding="utf-8") as f:
+    CASES = json.load(f)
 for i, args in enumerate(CASES):
     argv = [str(x) for a in args for x in (a if isinstance(a, list) else [a])]
     try:
@@ -510,8 +513,8 @@ for i, args in enumerate(CASES):
 
 def driver(task):
     _, ret = signature_types(task)
-    cases = json.dumps([c.args for c in task.cases])
-    return {"driver.py": DRIVER % (task.entry_point, str(ret), cases)}
+    return {"driver.py": DRIVER % (task.entry_point, str(ret)),
+            "cases.json": driver_cases_json(task)}
 '''
 BASH_STACK_TOML = """
 name = "bash"
@@ -544,7 +547,8 @@ BASH_FN_TASKS = [
      "docstring": "Print the words upper-cased, separated by one space.",
      "references": {"bash": 'shout() { echo "$*" | tr "[:lower:]" "[:upper:]"; }\n'},
      "hidden_cases": [{"args": [["hi"]], "expected": "HI"},
-                      {"args": [["a", "b"]], "expected": "A B"}]},
+                      {"args": [["a", "b"]], "expected": "A B"},
+                      {"args": [["ab"] * 10_000], "expected": " ".join(["AB"] * 10_000)}]},
     {"id": "bash/mean", "entry_point": "mean",
      "signature": {"params": [{"name": "xs", "type": "list[float]"}], "returns": "float"},
      "docstring": "Not expressible in this bash stack.",
