@@ -360,16 +360,23 @@ def test_a_junit_xml_stack_through_the_cli(tmp_path: Path) -> None:
         f"```pyj\n{ref}```",
         "```pyj\ndef add(a, b):\n    return a - b\n```",
         "```pyj\ndef add(a, b)\n    return a + b\n```",  # does not compile
+        "```pyj\nimport os\n\ndef add(a, b):\n    os._exit(0)\n```",  # ends the test process
     ]))  # fmt: skip
     done = rlvr_cli("grade", "--env", "pyj", "--answers", str(answers), "--env-path", good)
     assert done.returncode == 0, done.stderr
-    right, wrong, broken = [json.loads(x) for x in done.stdout.splitlines()]
+    right, wrong, broken, ended = [json.loads(x) for x in done.stdout.splitlines()]
     assert right["passed"] and right["reward"] == 1.0, right
     assert wrong["status"] == "scored" and wrong["reward"] == 0.0
     assert [t["name"] for t in wrong["details"]["tests"]] == JUNIT_TASKS[0]["meta"]["test_names"]
     assert broken["status"] == "scored" and broken["reward"] == 0.0
     assert broken["reason"].startswith("the test command ended before any test ran")
     assert "so the answer broke the build or the runner" in broken["reason"]
+    assert (ended["status"], ended["reward"]) == ("scored", 0.0)
+    assert ended["reason"].startswith(
+        "the answer ended the test process before any test result was written (the test "
+        "command exited with status 0 yet wrote no test result; the task's reference runs its "
+        "tests)"
+    ), ended["reason"]
 
     out = tmp_path / "audit"
     done = rlvr_cli("audit", "graders", "--env", "pyj", "--out", str(out), "--env-path", good)
@@ -432,12 +439,13 @@ BASH_TRANSLATOR = r'''
 
 Only int, str and list[str] arguments and int or str results; the driver is a Python script
 that runs each case in a fresh bash (`source solution.sh; f ARGS...`), so the answer never
-shares a process with it.
+shares a process with it. The arguments travel in a file of their own, cases.json (envs/README.md,
+"Large cases"), so no literal in the driver grows with a case.
 """
 import json
 import re
 
-from rlvr.functions.render import commented, doc_text, signature_types
+from rlvr.functions.render import commented, doc_text, driver_cases_json, signature_types
 
 STACK = "bash"
 LANGUAGES = ["bash", "sh"]
@@ -484,7 +492,9 @@ def program(task, completion):
 
 DRIVER = """import json, subprocess, sys
 sys.stdout.write("\\n@@RLVR-READY\\n"); sys.stdout.flush()
-NAME, RET, CASES = %r, %r, json.loads(%r)
+NAME, RET = %r, %r
+with open("cases.json", encoding="utf-8") as f:
+    CASES = json.load(f)
 for i, args in enumerate(CASES):
     argv = [str(x) for a in args for x in (a if isinstance(a, list) else [a])]
     try:
@@ -503,8 +513,8 @@ for i, args in enumerate(CASES):
 
 def driver(task):
     _, ret = signature_types(task)
-    cases = json.dumps([c.args for c in task.cases])
-    return {"driver.py": DRIVER % (task.entry_point, str(ret), cases)}
+    return {"driver.py": DRIVER % (task.entry_point, str(ret)),
+            "cases.json": driver_cases_json(task)}
 '''
 BASH_STACK_TOML = """
 name = "bash"
@@ -537,7 +547,8 @@ BASH_FN_TASKS = [
      "docstring": "Print the words upper-cased, separated by one space.",
      "references": {"bash": 'shout() { echo "$*" | tr "[:lower:]" "[:upper:]"; }\n'},
      "hidden_cases": [{"args": [["hi"]], "expected": "HI"},
-                      {"args": [["a", "b"]], "expected": "A B"}]},
+                      {"args": [["a", "b"]], "expected": "A B"},
+                      {"args": [["ab"] * 10_000], "expected": " ".join(["AB"] * 10_000)}]},
     {"id": "bash/mean", "entry_point": "mean",
      "signature": {"params": [{"name": "xs", "type": "list[float]"}], "returns": "float"},
      "docstring": "Not expressible in this bash stack.",

@@ -152,6 +152,7 @@ def test_skip_missing_lists_and_skips_tasks_without_a_reference(tmp_path: Path) 
     assert "none of the 1 tasks checked has a reference solution" in result.stderr
     assert 'add a "reference" field to the task\'s line in' in result.stderr
     assert "tasks.jsonl" in result.stderr
+    assert "--skip-missing" not in result.stderr.split("fix:")[-1]  # it was passed already
 
 
 HUMANEVAL = Path(__file__).resolve().parent.parent / "datasets" / "humaneval" / "functions.jsonl"

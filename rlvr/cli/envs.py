@@ -241,7 +241,7 @@ def _check_references(
     if not checked:
         raise RlvrError(
             f"{env.name}: none of the {len(tasks)} tasks checked has a reference solution",
-            missing_reference_fix(env, skipped),
+            missing_reference_fix(env, skipped, skip=False),  # --skip-missing is already on
         )
     stderr.print(f"ok: {env.name}: all {len(checked)} reference solutions pass{note}",
                  highlight=False)  # fmt: skip

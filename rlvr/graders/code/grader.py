@@ -9,7 +9,8 @@ answer's fault and must be trained on (masking it would reward infinite loops). 
 container is retried once on a fresh container, then becomes `infra_error` (masked).
 A test command that ended before any test ran is masked only when the task's own reference
 fails the same way (a broken task); when the reference runs its tests, the answer broke the build
-or the runner and is scored 0 (masking it would let crashing answers escape every penalty).
+or the runner, or ended the tests' process (System.exit during a test: the reason says which the
+run shows), and is scored 0 (masking it would let crashing answers escape every penalty).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from rlvr.graders.base import register_grader
 from rlvr.graders.code.extract import extract_fenced, function_program
 from rlvr.graders.code.verdict import (
     command_verdict,
+    ended_process_verdict,
     infra_verdict,
     public_names,
     pycheck_verdicts,
@@ -296,6 +298,8 @@ def settle_no_test(v: Verdict, reference_ran: bool | None) -> Verdict:
         if v.details.get("limit"):  # "memory limit exceeded": the answer's, as such
             return Verdict.reject(str(v.details["limit"]), details=v.details, tests=v.tests,
                                   cause="memory_limit")  # fmt: skip
+        if v.details.get("process_ended"):  # the build passed, an exit 0, a signal: see verdict
+            return ended_process_verdict(v)
         why = "; the task's reference runs its tests, so the answer broke the build or the runner"
         return Verdict.reject(v.reason + why, details=v.details, tests=v.tests, cause=v.cause)
     why = (

@@ -12,7 +12,11 @@ with the exception and its traceback), and a test command that ended before any 
 report, or only the runner's own `(exit status N)` / `<session>` entries; a compile error, a
 crashed runner, memory exhausted before the first test). The latter is a `grader_error` with
 cause `no_test_ran`; the code grader then runs the task's reference once to tell a broken task
-(masked) from an answer that broke the build (scored 0), see grader.py.
+(masked) from an answer that broke the build or ended the test process (scored 0), see grader.py.
+Which of the two the answer did is read from the run (`process_end`): a build step that passed,
+a test command that exited 0 yet wrote no result, a signal, or a failure whose output names no
+error all mean the tests' process started and the answer ended it (System.exit, os.Exit,
+process::exit, a halt or a crash); the reason then says so instead of blaming the build.
 
 Every verdict names its failure cause (`Verdict.cause`) and carries the per-test outcomes
 (`Verdict.tests`), each marked public or hidden where the task says which tests it showed.
@@ -145,14 +149,60 @@ def _no_real_test(outcomes: list[TestOutcome]) -> bool:
     return all(o.name.startswith(("(", "<")) for o in outcomes)
 
 
-def no_test_verdict(why: str, outcomes: list[TestOutcome], details: dict[str, Any]) -> Verdict:
-    """Masked verdict for a test command that ended before any test ran (see module docstring)."""
+def _said(outcomes: list[TestOutcome], details: dict[str, Any]) -> str:
+    """What the run said about itself: the first test message, else stderr, else stdout."""
     said = next((o.message for o in outcomes if o.message.strip()), "")
-    said = said or str(details.get("stderr", "")) or str(details.get("stdout", ""))
+    return said or str(details.get("stderr", "")) or str(details.get("stdout", ""))
+
+
+def no_test_verdict(
+    why: str, outcomes: list[TestOutcome], details: dict[str, Any], built: bool = False
+) -> Verdict:
+    """Masked verdict for a test command that ended before any test ran (see module docstring);
+    `built`: the stack's build step ran and passed before the test command."""
     details["no_test_ran"] = True  # for readers of `rlvr grade` lines; code reads the cause
-    return Verdict.error("grader_error", f"{NO_TEST_RAN} ({why}): {_error_line(said)}",
+    ended = process_end(outcomes, details, built)
+    if ended:
+        details["process_ended"] = ended
+    said = _error_line(_said(outcomes, details))
+    return Verdict.error("grader_error", f"{NO_TEST_RAN} ({why}): {said}",
                          details=details, tests=typed_outcomes(outcomes, None),
                          cause="no_test_ran")  # fmt: skip
+
+
+def process_end(outcomes: list[TestOutcome], details: dict[str, Any], built: bool) -> str | None:
+    """Why a run without test results looks ended from inside the tests' process rather than
+    broken before it started (None: no such evidence; a limit hit is its own reason).
+
+    The task's reference decides whose fault it is (grader.settle_no_test); this only tells an
+    answer that ended the process from one that did not compile."""
+    code = details.get("exit_code")
+    if details.get("limit") or not isinstance(code, int):
+        return None
+    if built:
+        return f"its build passed, then the test command exited with status {code}"
+    if code == 0:
+        return "the test command exited with status 0 yet wrote no test result"
+    if code < 0:
+        return f"the test process was killed by signal {-code}"
+    texts = [o.message for o in outcomes]
+    texts += [str(details.get(k, "")) for k in ("stdout", "stderr", "answer_output")]
+    if not any(re.search("error", t, re.I) for t in texts):
+        return f"the test command exited with status {code} and nothing it printed names an error"
+    return None
+
+
+def ended_process_verdict(v: Verdict) -> Verdict:
+    """A no-test-ran verdict with `process_ended` evidence, once the task's reference was seen
+    to run its tests: the answer ended the tests' process (scored 0, the reason says how)."""
+    said = _error_line(_said(v.tests, v.details))
+    reason = (
+        "the answer ended the test process before any test result was written "
+        f"({v.details['process_ended']}; the task's reference runs its tests): an exit call "
+        "(System.exit, os.Exit, process::exit, os._exit), a halt or a crash during the tests; "
+        f"the run said: {said}"
+    )
+    return Verdict.reject(reason, details=v.details, tests=v.tests, cause=v.cause)
 
 
 def _error_line(text: str) -> str:
@@ -234,8 +284,9 @@ def command_verdict(
     report = r.get("stdout") if spec.report_from == "stdout" else r.get("report")
     if reason:  # a limit hit before any test ran: the answer's, unless the reference hits it too
         details["limit"] = reason
+    built = bool(spec.build_command)
     if report is None:
-        return no_test_verdict(reason or "no test report was written", [], details)
+        return no_test_verdict(reason or "no test report was written", [], details, built)
     inp = ReportInput(stdout=r.get("stdout", ""), stderr=r.get("stderr", ""), report=report,
                       exit_code=r.get("exit_code"), nonce=nonce)  # fmt: skip
     try:
@@ -245,7 +296,7 @@ def command_verdict(
         return Verdict.error("grader_error", f"report adapter {adapter.name!r} raised "
                              f"{type(e).__name__}: {e}"[:500], details=details)  # fmt: skip
     if _no_real_test(outcomes):
-        return no_test_verdict(reason or "the report lists no test", outcomes, details)
+        return no_test_verdict(reason or "the report lists no test", outcomes, details, built)
     if reason:  # memory exhausted after some tests ran
         return Verdict.reject(reason, details=details, tests=typed_outcomes(outcomes, public),
                               cause="memory_limit")  # fmt: skip
