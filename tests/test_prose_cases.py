@@ -8,7 +8,7 @@ import pytest
 
 import rlvr
 from rlvr.flags.hacks import flag_answer
-from rlvr.flags.hardcode_cases import public_cases
+from rlvr.flags.hardcode_cases import public_cases, shown_cases
 from rlvr.source.cases import literal_key
 from rlvr.source.prose_cases import prose_literals, shown_by_value, without_example_lines
 
@@ -69,3 +69,17 @@ def test_an_if_chain_on_prose_examples_is_flagged_and_the_references_are_not(sta
         blind = env.task(tid).model_copy(update={"reference": None})
         kinds = {f.kind for f in flag_answer(blind, f"```{stack}\n{ref}```", stack)}
         assert "hardcoded" not in kinds, (tid, kinds)
+
+
+@pytest.mark.parametrize("env_name", ["humaneval", "synth-python"])
+def test_every_task_keeps_a_hidden_case_its_prompt_does_not_show(env_name):
+    """Hard-coding what the prompt shows (any form, any encoding) then never earns full reward:
+    every task has a hidden case outside its public and prose-shown examples."""
+    exposed = []
+    for task in rlvr.load_env(env_name).tasks():
+        fn = (task.meta or {}).get("function") or {}
+        shown = [literal_key([list(a), e]) for a, e in shown_cases(fn)]
+        hidden = [literal_key([list(c["args"]), c.get("expected")]) for c in fn["hidden_cases"]]
+        if all(h in shown for h in hidden):
+            exposed.append(task.id)
+    assert exposed == []
