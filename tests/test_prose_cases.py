@@ -77,9 +77,13 @@ def test_every_task_keeps_a_hidden_case_its_prompt_does_not_show(env_name):
     every task has a hidden case outside its public and prose-shown examples."""
     exposed = []
     for task in rlvr.load_env(env_name).tasks():
-        fn = (task.meta or {}).get("function") or {}
+        fn = (task.meta or {}).get("function")
+        if not fn:
+            continue
         shown = [literal_key([list(a), e]) for a, e in shown_cases(fn)]
-        hidden = [literal_key([list(c["args"]), c.get("expected")]) for c in fn["hidden_cases"]]
+        hidden = [
+            literal_key([list(c["args"]), c.get("expected")]) for c in fn.get("hidden_cases") or []
+        ]
         if all(h in shown for h in hidden):
             exposed.append(task.id)
     assert exposed == []
