@@ -19,22 +19,10 @@ these ways, same parallelism (one worker per CPU):
     python bench/code_grader.py --stacks go,java [--copies 8] [--limit N]
 
 `--stacks` compares function-judged stacks instead: every environment named grades the
-references of the tasks they share (the same function-task ids, e.g. the 17 hand-written tasks
-of `go` and `java`, or `humaneval-go,humaneval-java`) through its pool, the same way (pool
-mode), and the run ends with each stack's cost against the first's: wall time per job and CPU
-per job.
-
-Prints jobs/s, p50 and p95 job latency per mode, and CPU time per job: this process and its
-children, plus this process's sandbox containers (their cgroup's `cpuacct.usage` and their
-containerd shims' own time, which carries the `docker exec` streams; `runc exec` itself is not
-counted); dockerd and containerd are shown apart, as they also serve other work on a shared
-machine. On a loaded machine the wall-clock ratios mostly measure the scheduler: containers
-share one cgroup (`docker`, one CFS entity) while the floor's processes compete one by one at
-the root; CPU per job does not depend on that (fresh: its containers are gone before they can
-be counted). For pool and check, a job's latency is its group's (the eight finish together);
-also p50/p95 of whole groups for the pool, and the ratios.
-Goals: pool >= 0.5x its floor (floor-function); the pooled check path >= 3x fresh. Every
-job's verdict is checked (all canonical solutions must pass).
+references of the problems they share (same entry point and docstring: the 17 hand-written
+tasks of `go` and `java`, or `humaneval-go,humaneval-java`) through its pool, the same way
+(pool mode), and the run ends with each stack's cost against the first's: wall time per job
+and CPU per job.
 """
 
 from __future__ import annotations
@@ -243,15 +231,18 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
     }  # fmt: skip
 
 
+def _problem(task: Task) -> str:
+    """The same problem in every stack, whatever id prefix its environment gives it."""
+    fn = task.meta["function"]
+    return f"{fn['entry_point']}\0{fn.get('docstring', '')}"
+
+
 def run_stacks(names: list[str], copies: int, workers: int, limit: int | None) -> dict:
     """Each stack environment grades the references of the tasks all of them share."""
     from rlvr.references import reference_completion
 
     envs = {n: rlvr.load_env(n, grader_options={"pool_size": workers}) for n in names}
-    by_id = {
-        n: {t.meta["function"]["id"]: t for t in env.tasks() if t.reference}
-        for n, env in envs.items()
-    }
+    by_id = {n: {_problem(t): t for t in env.tasks() if t.reference} for n, env in envs.items()}
     common = sorted(set.intersection(*(set(tasks) for tasks in by_id.values())))[:limit]
     print(f"{len(common)} tasks x {copies} copies in {', '.join(names)}, {workers} workers, "
           f"load average {os.getloadavg()}")  # fmt: skip
