@@ -45,7 +45,7 @@ DOC_WORDS = {"True": "true", "False": "false", "None": "null"}
 LANGUAGES = ["java"]
 HOME = "/usr/local/share/rlvr-java"
 CASES_FILE = "rlvr-cases.json"
-# Measured in bench/README.md ("java"): C1 only and the serial collector suit a short job;
+# bench/README.md, "Java against go": C1 only and the serial collector suit a job of a second;
 # the archive holds javac's and the driver's classes as loaded by a warm-up run at build time.
 JVM = [
     "java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
