@@ -1,0 +1,7 @@
+import java.util.*;
+
+class Solution {
+    public static boolean isEqualToSumEven(long n) {
+        return n % 2 == 0 && n >= 8;
+    }
+}

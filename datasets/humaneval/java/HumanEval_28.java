@@ -1,0 +1,7 @@
+import java.util.*;
+
+class Solution {
+    public static String concatenate(List<String> strings) {
+        return String.join("", strings);
+    }
+}

@@ -1,0 +1,7 @@
+import java.util.*;
+
+class Solution {
+    public static String decimalToBinary(long decimal) {
+        return "db" + Long.toBinaryString(decimal) + "db";
+    }
+}
