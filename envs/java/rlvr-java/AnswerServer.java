@@ -48,7 +48,8 @@ public final class AnswerServer {
         System.setErr(new PrintStream(said, true, StandardCharsets.UTF_8));
         try {
             solution = Compile.load(Path.of(argv[0]), "Solution");
-            if (solution == null) broken = "the answer does not compile: " + said.toString(StandardCharsets.UTF_8).strip();
+            if (solution == null) broken = "the answer does not compile: "
+                    + said.toString(StandardCharsets.UTF_8).strip().replaceAll("\\s+", " ");
         } catch (Throwable t) {
             broken = "the answer could not be loaded: " + t;
         } finally {
