@@ -19,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from rlvr.env import Environment
+from rlvr.graders.code.verdict import score_outcomes
 from rlvr.registry import env_from_manifest
+from rlvr.types import TestOutcome
 
 ROOT = Path(__file__).resolve().parent.parent
 TASKS = ROOT / "datasets" / "java" / "tasks.jsonl"
@@ -106,6 +108,18 @@ def test_registered_as_the_weaker_opt_in() -> None:
     assert "WEAKER" in env.description and len(env.tasks()) == 17
     spec = env.grader.spec  # type: ignore[attr-defined]
     assert spec.answer_command and spec.report == "junit-xml"
+
+
+def test_a_cause_every_failure_shares_is_in_the_reason() -> None:
+    """An answer's JVM that ended fails every later call the same way: the reason says so."""
+    gone = "the answer ended its JVM (System.exit, Runtime.halt or a crash) during f(...)"
+    tests = [TestOutcome(name="A.a()", outcome="failed", message=gone + "\nrlvr.Answer..."),
+             TestOutcome(name="A.b()", outcome="failed", message=gone),
+             TestOutcome(name="A.c()", outcome="passed")]  # fmt: skip
+    v = score_outcomes(tests, 3, None, "all_pass", {})
+    assert v.reason.endswith("; every failure: " + gone), v.reason
+    tests[1] = TestOutcome(name="A.b()", outcome="failed", message="expected: <1> but was: <2>")
+    assert "every failure" not in score_outcomes(tests, 3, None, "all_pass", {}).reason
 
 
 @pytest.fixture(scope="module")
