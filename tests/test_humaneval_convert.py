@@ -114,7 +114,7 @@ def test_humaneval_tasks_read_like_their_tests() -> None:
     ]
 
 
-@pytest.mark.parametrize("stack", ["javascript", "go", "rust"])
+@pytest.mark.parametrize("stack", ["javascript", "go", "rust", "java"])
 def test_at_least_150_problems_translate_to_every_stack(stack: str) -> None:
     tasks = read_function_tasks(ROOT / "datasets" / "humaneval" / "functions.jsonl")
     tr = load_translator(stack)

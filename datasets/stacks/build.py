@@ -2,11 +2,12 @@
 
     python datasets/stacks/build.py
 
-`datasets/stacks/functions.jsonl`: the 17 problems the bundled `go`, `javascript` and `rust`
-environments share, ids without the stack prefix (the environments add `go-`, `js-`, `rust-`
-through the loader's `id_prefix`, so the ids of the old test-framework tasks stay). The
-references are whole answer files in `datasets/stacks/<stack>/<id>.<ext>`, the old tasks'
-references moved to the typed signature each translator renders.
+`datasets/stacks/functions.jsonl`: the 17 problems the bundled `go`, `javascript`, `rust` and
+`java` environments share, ids without the stack prefix (the environments add `go-`, `js-`,
+`rust-`, `java-` through the loader's `id_prefix`, so the ids of the old test-framework tasks
+stay). The references are whole answer files in `datasets/stacks/<stack>/<id>.<ext>`, the old
+tasks' references moved to the typed signature each translator renders (java's were written
+for that signature: it had no test-framework tasks).
 
 `datasets/python/functions.jsonl`: the problems of the bundled `python` environment whose
 tests are argument/expected checks (ids `python/<name>` as before), with the references of
