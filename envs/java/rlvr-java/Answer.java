@@ -12,15 +12,35 @@ import java.util.List;
 /**
  * The judge's side: what the tests call instead of the answer's class. `Answer.call("f", args)`
  * sends the call as plain data to the answer's JVM (RLVR_RPC_FDS = read,write) and decodes the
- * reply with the judge's own code: Long, Double, Boolean, String, null or a List of these.
- * An exception in the answer comes back as an AnswerException; an answer that is gone (exit,
- * halt, crash) fails every call after it.
+ * reply with the judge's own code: Long, Double, Boolean, String, null or a List of these
+ * (arrays and lists both come back as List). Arrays of objects go as `List.of(...)`: a
+ * `String[]` or `int[][]` given directly would spread over the varargs.
+ *
+ * An exception thrown by the answer's method comes back as {@link Raised} (its class name and
+ * message), which `assertThrows(Answer.Raised.class, ...)` can expect. A call that got no
+ * answer at all (the answer's JVM ended, it does not compile, no such method) throws
+ * {@link Unanswered}, an AssertionError, so no test that expects an exception passes then.
  */
 public final class Answer {
     private Answer() {}
 
-    public static final class AnswerException extends RuntimeException {
-        AnswerException(String message) {
+    /** The answer's method threw: {@link #type()} is the exception's class name. */
+    public static final class Raised extends RuntimeException {
+        private final String type;
+
+        Raised(String type, String message) {
+            super(type + (message == null ? "" : ": " + message));
+            this.type = type;
+        }
+
+        public String type() {
+            return type;
+        }
+    }
+
+    /** The call got no answer: the answer's JVM is gone or could not serve it. */
+    public static final class Unanswered extends AssertionError {
+        Unanswered(String message) {
             super(message);
         }
     }
@@ -43,7 +63,7 @@ public final class Answer {
 
     public static synchronized Object call(String method, Object... args) {
         open();
-        if (dead != null) throw new AnswerException(dead);
+        if (dead != null) throw new Unanswered(dead);
         String line;
         try {
             List<Object> list = new ArrayList<>(List.of(args));
@@ -54,15 +74,21 @@ public final class Answer {
             line = null;
         }
         if (line == null) {
-            dead = "the answer process is gone";
-            throw new AnswerException(dead);
+            dead = "the answer ended its JVM (System.exit, Runtime.halt or a crash) during "
+                    + method + "(...)";
+            throw new Unanswered(dead);
         }
-        if (line.startsWith("ok ")) return Wire.decode(line.substring(3));
-        if (line.startsWith("raise ")) {
-            Object msg = Wire.decode(line.substring(6));
-            throw new AnswerException(String.valueOf(msg));
+        try {
+            if (line.startsWith("ok ")) return Wire.decode(line.substring(3));
+            if (line.startsWith("raise ")) {
+                List<?> what = (List<?>) Wire.decode(line.substring(6));
+                throw new Raised(String.valueOf(what.get(0)), (String) what.get(1));
+            }
+            if (line.startsWith("fail ")) throw new Unanswered((String) Wire.decode(line.substring(5)));
+        } catch (RuntimeException e) {
+            if (e instanceof Raised) throw e;
         }
-        dead = "the answer process sent a malformed reply";
-        throw new AnswerException(dead);
+        dead = "the answer's JVM sent a malformed reply to " + method + "(...)";
+        throw new Unanswered(dead);
     }
 }

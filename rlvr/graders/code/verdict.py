@@ -234,9 +234,18 @@ def score_outcomes(
         return Verdict.score(1.0, f"all {expected} tests passed", details=details, tests=tests)
     failed = [o.name for o in outcomes if o.outcome != "passed"]
     value = passed / expected if reward == "fraction" and expected else 0.0
-    return Verdict.score(value, f"{passed}/{expected} tests passed; failed: {failed[:3]}",
-                         passed=False, details=details, tests=tests,
+    reason = f"{passed}/{expected} tests passed; failed: {failed[:3]}{_one_cause(outcomes)}"
+    return Verdict.score(value, reason, passed=False, details=details, tests=tests,
                          cause="tests_failed")  # fmt: skip
+
+
+def _one_cause(outcomes: list[TestOutcome]) -> str:
+    """`; every failure: WHY` when two or more tests failed and every message starts with the
+    same line (the answer's process ended, it does not compile): the reason says what happened."""
+    bad = [o for o in outcomes if o.outcome != "passed"]
+    firsts = {(o.message.strip().splitlines() or [""])[0].strip() for o in bad}
+    line = firsts.pop() if len(bad) > 1 and len(firsts) == 1 else ""
+    return f"; every failure: {line[:200]}" if line else ""
 
 
 def _without_report(out: Any) -> Verdict | None:
