@@ -10,7 +10,9 @@ the adapters for the LoRA side (`rlvr.policies.lora.add_lora`), then `--steps` o
 of a next-token loss on `--seqs` random sequences of `--tokens` tokens: forward, backward,
 clip, AdamW, the same work as one SFT step or one GRPO minibatch update. Step time is the
 median of the steps after the first (the first allocates AdamW's state). Peak memory is the
-child's peak RSS (`ru_maxrss`); on CUDA also `torch.cuda.max_memory_allocated`. Prints both
+child's peak RSS (`ru_maxrss`); on CUDA also `torch.cuda.max_memory_allocated`. On a shared
+CPU the step's process CPU time (`step_cpu_s`, one thread by default) is the steadier figure:
+wall time moves with the machine's load. Prints both
 sides and LoRA / full for each figure. Results and their command: bench/README.md.
 """
 
@@ -60,9 +62,9 @@ def measure(args: argparse.Namespace, lora: bool) -> dict[str, Any]:
     vocab = model.config.vocab_size
     ids = torch.randint(0, vocab, (args.seqs, args.tokens), device=device)
     model.train()
-    times = []
+    times, cpu = [], []
     for _ in range(args.steps):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cfg.bf16):
             logits = model(input_ids=ids, use_cache=False).logits[:, :-1]
         loss = torch.nn.functional.cross_entropy(
@@ -75,6 +77,7 @@ def measure(args: argparse.Namespace, lora: bool) -> dict[str, Any]:
         if args.device == "cuda":
             torch.cuda.synchronize()
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
     out = {
         "side": "lora" if lora else "full",
         "trainable": trainable,
@@ -83,6 +86,7 @@ def measure(args: argparse.Namespace, lora: bool) -> dict[str, Any]:
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "step_s": statistics.median(times[1:] or times),
         "first_step_s": times[0],
+        "step_cpu_s": statistics.median(cpu[1:] or cpu),
     }
     if args.device == "cuda":
         out["peak_cuda_mb"] = torch.cuda.max_memory_allocated() / 2**20
@@ -107,7 +111,7 @@ def _num(v: float) -> str:
 
 def table(full: dict[str, Any], lora: dict[str, Any]) -> str:
     """Both sides and LoRA / full, as a markdown table."""
-    keys = ["trainable", "rss_loaded_mb", "peak_rss_mb", "step_s", "first_step_s"]
+    keys = ["trainable", "rss_loaded_mb", "peak_rss_mb", "step_s", "step_cpu_s", "first_step_s"]
     keys += ["peak_cuda_mb"] if "peak_cuda_mb" in full else []
     lines = ["| figure | full | LoRA | LoRA / full |", "| --- | --- | --- | --- |"]
     for k in keys:
