@@ -140,3 +140,21 @@ def test_cli_sft_with_lora_writes_a_model_rlvr_eval_loads(tmp_path: Path) -> Non
     result = CliRunner().invoke(app, [*argv, "--max-new-tokens", "4", "--out", str(tmp_path / "e")])
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "e" / "summary.json").read_text())["n_tasks"] == 2
+
+
+def test_ppo_with_lora_trains_the_value_head_and_only_policy_adapters(tmp_path: Path) -> None:
+    from rlvr.learners.config import PPOConfig
+    from rlvr.learners.ppo import train as train_ppo
+
+    cfg = PPOConfig.model_validate({**FAST, "algo": "ppo", "lora_rank": 4, "lr": 1e-2, "steps": 2})
+    run = train_ppo(cfg, tmp_path / "ppo", env=digit_env())
+    rows = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2] and all(r["grad_norm"] > 0 for r in rows)
+    ckpt = run / "checkpoints" / "step-000002"
+    state = torch.load(ckpt / "trainer.pt", weights_only=False)
+    assert state["value_head"]["head.weight"].abs().sum() > 0
+    start, _ = common.load_model("tiny", cfg, torch.device("cpu"))
+    end, _ = common.load_model(str(ckpt / "policy"), cfg, torch.device("cpu"))
+    before, after = weights(start), weights(end)
+    moved = {n for n in before if not torch.equal(before[n], after[n])}
+    assert moved and all(any(t in n for t in TARGETS) for n in moved)
