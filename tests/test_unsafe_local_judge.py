@@ -76,3 +76,17 @@ def test_an_eval_report_it_touches_says_so(monkeypatch: pytest.MonkeyPatch, tmp_
     summary = json.loads((out / "summary.json").read_text())
     assert summary["warnings"] == [UNSAFE_NOTE] and summary["pass@1"]["mean"] == 1.0
     assert UNSAFE_NOTE in (out / "report.html").read_text()
+
+
+def test_a_training_report_whose_groups_it_graded_says_so(tmp_path: Path) -> None:
+    from rlvr import report
+
+    assert report.UNSAFE_KEY == UNSAFE_KEY  # the report's copy (a lower layer) is the same key
+    (tmp_path / "metrics.jsonl").write_text(json.dumps({"step": 1, "reward_mean": 0.5}) + "\n")
+    verdict = {"details": {UNSAFE_KEY: UNSAFE_NOTE}}
+    lines = [{"task_id": "a", "verdicts": [verdict]}, {"task_id": "b", "verdicts": [{}]}]
+    (tmp_path / "groups.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert report.grading_warnings(tmp_path) == [UNSAFE_NOTE]
+    assert UNSAFE_NOTE in report.write_report(tmp_path).read_text()
+    (tmp_path / "groups.jsonl").write_text(json.dumps(lines[1]) + "\n")
+    assert report.grading_warnings(tmp_path) == []
