@@ -92,7 +92,10 @@ def add_lora(model: torch.nn.Module, cfg: LoraFields) -> torch.nn.Module:
     model = peft.inject_adapter_in_model(config, model)
     for name, param in model.named_parameters():
         param.requires_grad_("lora_" in name)
-    if getattr(model, "is_gradient_checkpointing", False):
+    checkpointing = getattr(model, "is_activation_checkpointing", None)  # transformers >= 5
+    if checkpointing is None:
+        checkpointing = getattr(model, "is_gradient_checkpointing", False)
+    if checkpointing:
         # reentrant checkpointing passes no gradient through blocks whose inputs need none
         # (the embeddings are frozen): make the embedding output require it
         model.enable_input_require_grads()
