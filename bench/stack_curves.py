@@ -158,7 +158,10 @@ class ContainerMeter:
     def _run(self) -> None:
         import docker
 
-        client = docker.from_env()
+        try:
+            client = docker.from_env()
+        except Exception:  # no daemon (the unsafe local judge's hosts): no containers to meter
+            return
         while not self._stop.wait(self.every):
             try:
                 self._poll(client)
@@ -196,6 +199,13 @@ def run_stage(name: str, argv: list[str], log: Path) -> dict[str, float]:
 
 class StackRun:
     """One stack's folder: its stages, their records (stages.json), its figures."""
+
+    model = "tiny-code"
+    """The warm start's starting model (bench/gpu_code_curves.py uses SmolLM2)."""
+    sft_flags: tuple[str, ...] = ()
+    """More `rlvr sft` flags (e.g. --lora-rank)."""
+    grpo_settings: dict[str, Any] = {}  # noqa: RUF012 - read only; subclasses replace it
+    """More GRPO config fields (e.g. device, bf16)."""
 
     def __init__(self, out: Path, stack: str, recipe: Recipe) -> None:
         self.stack, self.recipe = stack, recipe
@@ -257,7 +267,8 @@ class StackRun:
         tokens = ["--max-new-tokens", str(r.max_new_tokens), "--threads", "1"]
         test = ["--split", "test", "-n", str(r.test_samples), "--n-tasks", str(r.test_tasks)]
         sft = ["--steps", str(r.sft_steps), "--batch-size", str(r.sft_batch), "--lr", str(r.sft_lr)]
-        self.stage("sft", ["sft", *env, "--model", "tiny-code", "--split", "train", *sft,
+        self.stage("sft", ["sft", *env, "--model", self.model, "--split", "train", *sft,
+                           *self.sft_flags,
                            "--tasks", str(self.sft_file()), "--threads", "1",
                            "--out", str(d / "sft")])  # fmt: skip
         band = ["-k", str(r.frontier_k), "--low", str(r.band[0]), "--high", str(r.band[1])]
@@ -289,6 +300,7 @@ class StackRun:
             "temperature": r.temperature, "max_new_tokens": r.max_new_tokens,
             "eval_every": r.eval_every, "eval_tasks": r.eval_tasks,
             "eval_samples": r.eval_samples, "save_every": 0, "threads": 1,
+            **self.grpo_settings,
         }  # fmt: skip
         return [x for k, v in settings.items() for x in ("--set", f"{k}={json.dumps(v)}")]
 

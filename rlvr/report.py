@@ -154,6 +154,29 @@ def _table(stats: dict[str, dict[str, float | None]]) -> str:
     return f"<table>{head}{body}</table>"
 
 
+UNSAFE_KEY = "unsafe_local_judge"
+"""rlvr.sandbox.local.UNSAFE_KEY (a higher layer): the detail a verdict of the unsafe local
+judge carries; a run whose groups hold one gets the judge's note at the top of its page."""
+
+
+def grading_warnings(run_dir: str | Path) -> list[str]:
+    """The unsafe local judge's notes found in RUN_DIR/groups.jsonl (empty when none)."""
+    path, found = Path(run_dir) / "groups.jsonl", set()
+    if not path.is_file():
+        return []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if UNSAFE_KEY not in line:
+                continue
+            try:
+                verdicts = json.loads(line).get("verdicts", [])
+            except json.JSONDecodeError:
+                continue  # a torn last line
+            found |= {str(v["details"][UNSAFE_KEY]) for v in verdicts
+                      if UNSAFE_KEY in (v.get("details") or {})}  # fmt: skip
+    return sorted(found)
+
+
 def write_report(run_dir: str | Path) -> Path:
     """PNG curves beside the metrics and RUN_DIR/report.html; returns the HTML path."""
     run = Path(run_dir)
@@ -169,6 +192,9 @@ def write_report(run_dir: str | Path) -> Path:
         for p in images
     )
     missing = "".join(f"<li>{html.escape(t)}</li>" for t in empty)
+    warnings = "".join(
+        f'<p style="color:#b00"><b>Warning: {html.escape(w)}</b></p>' for w in grading_warnings(run)
+    )
     page = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>rlvr run {html.escape(run.name)}</title>
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}
@@ -176,6 +202,7 @@ table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px;te
 figure{{display:inline-block;margin:4px}}pre{{background:#f6f6f6;padding:8px;font-size:12px}}
 </style></head><body>
 <h1>Run {html.escape(run.name)}</h1>
+{warnings}
 <p>{sum("eval/pass@1" not in r for r in rows)} training steps, last step \
 {rows[-1].get("step")}.</p>
 {_table(summary(rows))}

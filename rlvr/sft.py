@@ -24,14 +24,15 @@ from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.policies.base import Policy, Prompt, SamplingConfig
 from rlvr.policies.hf import encode_prompt, load_pretrained, torch_threads
+from rlvr.policies.lora import LoraFields, add_lora, save_model
 from rlvr.rollout import RolloutConfig, score_tasks
 from rlvr.types import Task
 
 IGNORE = -100
 
 
-class SFTConfig(BaseModel):
-    """Settings of the warm-start loop."""
+class SFTConfig(LoraFields):
+    """Settings of the warm-start loop (LoRA: see `rlvr.policies.lora`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -148,14 +149,16 @@ def train_sft(
     config: SFTConfig,
     on_step: Callable[[int, float], None] | None = None,
 ) -> SFTResult:
-    """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve."""
+    """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve. Only
+    parameters with requires_grad train (the adapters of a LoRA model)."""
     limit = config.max_length or getattr(model.config, "max_position_embeddings", None) or 2048
     encoded = [encode_example(tokenizer, p, c, limit) for p, c in examples]
     device = model.device
     gen = torch.Generator().manual_seed(config.seed)
     torch.manual_seed(config.seed)
+    trainable = [p for p in model.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(
-        model.parameters(), lr=config.lr, betas=(0.9, 0.95), weight_decay=config.weight_decay
+        trainable, lr=config.lr, betas=(0.9, 0.95), weight_decay=config.weight_decay
     )
     order: list[int] = []
     window: list[float] = []
@@ -174,7 +177,7 @@ def train_sft(
         loss = completion_loss(model, ids.to(device), labels.to(device), mask.to(device))
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
+        torch.nn.utils.clip_grad_norm_(trainable, config.grad_clip)
         opt.step()
         value = loss.item()
         window.append(value)
@@ -227,13 +230,16 @@ def run_sft_examples(
     base: str | None = None,
 ) -> SFTResult:
     """Fine-tune the model saved in `model_dir` on (prompt, completion) pairs and save it to
-    `out` (model, tokenizer, sft.json naming `label` as the data, `base` as the start)."""
+    `out` (model, tokenizer, sft.json naming `label` as the data, `base` as the start); with
+    LoRA the saved model has the adapters merged."""
     lm, tokenizer = load_pretrained(model_dir, device=device)
+    if config.lora:
+        lm = add_lora(lm, config)
     with torch_threads(threads):
         result = train_sft(lm, tokenizer, examples, config, on_step=on_step)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    lm.save_pretrained(out)
+    save_model(lm, out, config)
     tokenizer.save_pretrained(out)
     start = base or model_dir
     record = {"env": label, "base": start, "config": config.model_dump(), **result.model_dump()}

@@ -52,6 +52,32 @@ EvalSplitOpt = Annotated[
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON lines instead of a table.")]
+LoraRankOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--lora-rank",
+        min=0,
+        help="Train LoRA adapters of this rank instead of every weight (needs peft; 0: full). "
+        "Saved models hold the merged weights.",
+    ),
+]
+LoraAlphaOpt = Annotated[
+    float | None, typer.Option("--lora-alpha", min=0.0, help="LoRA alpha (default 16).")
+]
+LoraTargetsOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--lora-targets", help="Comma-separated Linear module names (default q,k,v,o_proj)."
+    ),
+]
+
+
+def lora_flags(rank: int | None, alpha: float | None, targets: str | None) -> dict[str, Any]:
+    """The --lora-* options as config fields; options not given are left out."""
+    flags: dict[str, Any] = {"lora_rank": rank, "lora_alpha": alpha}
+    if targets:
+        flags["lora_targets"] = [t.strip() for t in targets.split(",") if t.strip()]
+    return {k: v for k, v in flags.items() if v is not None}
 
 
 def use_env_paths(paths: list[Path] | None) -> None:

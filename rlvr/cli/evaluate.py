@@ -162,3 +162,5 @@ def evaluate(
         table.add_row("tool-call error rate", f"{ep['tool_error_rate']:.3f}", str(summary.n_tasks))
     stderr.print(table)
     stderr.print(f"masked samples: {summary.masked}; report: {Path(out) / 'report.html'}")
+    for warning in summary.warnings:
+        stderr.print(f"[bold red]warning: {warning}[/]")

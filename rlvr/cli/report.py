@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from rlvr.cli.common import JsonOpt, emit, fmt, stderr
-from rlvr.report import read_metrics, summary, write_report
+from rlvr.report import grading_warnings, read_metrics, summary, write_report
 
 
 def report(
@@ -19,11 +19,14 @@ def report(
     """Draw a run's curves (PNG) and write RUN_DIR/report.html."""
     page = write_report(run_dir)
     stats = summary(read_metrics(run_dir))
+    warnings = grading_warnings(run_dir)
     if json_out:
-        emit({"report": str(page), "summary": stats})
+        emit({"report": str(page), "summary": stats, "warnings": warnings})
         return
     table = Table("metric", "first steps", "last steps", "change")
     for key, v in stats.items():
         table.add_row(key, fmt(v["first"], ".4g"), fmt(v["last"], ".4g"), fmt(v["change"], "+.4g"))
     stderr.print(table)
     stderr.print(f"report: {page}")
+    for warning in warnings:
+        stderr.print(f"[bold red]warning: {warning}[/]")

@@ -12,7 +12,18 @@ from typing import Annotated, Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from rlvr.cli.common import EnvOpt, EnvPathOpt, TrainSplitOpt, emit, stderr, use_env_paths
+from rlvr.cli.common import (
+    EnvOpt,
+    EnvPathOpt,
+    LoraAlphaOpt,
+    LoraRankOpt,
+    LoraTargetsOpt,
+    TrainSplitOpt,
+    emit,
+    lora_flags,
+    stderr,
+    use_env_paths,
+)
 from rlvr.cli.sampling import (
     DeviceOpt,
     DifficultyOpt,
@@ -45,6 +56,9 @@ def sft(
     device: DeviceOpt = None,
     threads: ThreadsOpt = None,
     env_path: EnvPathOpt = None,
+    lora_rank: LoraRankOpt = None,
+    lora_alpha: LoraAlphaOpt = None,
+    lora_targets: LoraTargetsOpt = None,
 ) -> None:
     """Warm-start a model on an environment's reference answers (loss on the answer only)."""
     from rlvr.sft import SFTConfig, evaluate_pass_rate, run_sft  # heavy: imports torch
@@ -52,7 +66,8 @@ def sft(
     use_env_paths(env_path)
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
-    config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed)
+    lora = lora_flags(lora_rank, lora_alpha, lora_targets)
+    config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed, **lora)
     warm_start(model)
     columns = (
         TextColumn("sft"),

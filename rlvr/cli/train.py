@@ -20,8 +20,12 @@ from rich.table import Table
 from rlvr.cli.common import (
     EnvPathOpt,
     JsonOpt,
+    LoraAlphaOpt,
+    LoraRankOpt,
+    LoraTargetsOpt,
     emit,
     fmt,
+    lora_flags,
     split_option,
     stderr,
     use_env_paths,
@@ -164,6 +168,9 @@ def train(
             "--samples-every", min=0, help="With --report-to: a sample table every N steps."
         ),
     ] = 10,
+    lora_rank: LoraRankOpt = None,
+    lora_alpha: LoraAlphaOpt = None,
+    lora_targets: LoraTargetsOpt = None,
 ) -> None:
     """Train a policy on an environment with GRPO, RLOO, PPO or DPO; resumes a run folder.
 
@@ -186,6 +193,7 @@ def train(
         "steps": steps,
         "tasks": str(tasks) if tasks else None,
         "split": split,
+        **lora_flags(lora_rank, lora_alpha, lora_targets),
         **parse_set(set_ or []),
     }
     cfg = load_config(config, flags, saved=_saved(out, algo))

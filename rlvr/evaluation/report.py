@@ -92,11 +92,15 @@ def write_report(
     )[:10]
     failing = "".join(f"<li>{html.escape(r.task_id)}: {r.correct}/{r.n_scored}</li>" for r in worst)
     png = base64.b64encode(image.read_bytes()).decode()
+    warnings = "".join(
+        f'<p style="color:#b00"><b>Warning: {html.escape(w)}</b></p>' for w in summary.warnings
+    )
     page = f"""<!doctype html>
 <html><head><meta charset="utf-8"><title>rlvr eval {html.escape(summary.env)}</title>
 <style>body{{font-family:sans-serif;max-width:1000px;margin:2em auto}}
 table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:2px 8px}}</style></head>
 <body><h1>{html.escape(summary.model)} on {html.escape(summary.env)} ({summary.split} split)</h1>
+{warnings}
 <p>{summary.n_tasks} tasks x {summary.n_samples} samples at temperature {summary.temperature};
 {summary.masked} masked samples (left out), {summary.masked_tasks} tasks without enough scored
 samples. Intervals: 95% percentile bootstrap over tasks.</p>

@@ -55,6 +55,12 @@ class EvalSummary(BaseModel):
         "(an episode that passed within t turns counts as passed at budget t).",
     )
 
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="What a reader must know about the grading, e.g. that the unsafe local "
+        "judge ran the answers on the host without a sandbox.",
+    )
+
     def as_json(self) -> dict[str, Any]:
         """The file's form: pass@k keys at the top level."""
         data = self.model_dump(exclude={"pass_at"})

@@ -28,6 +28,7 @@ from rlvr.evaluation.passk import Estimate, estimate, pass_at_k
 from rlvr.evaluation.report import write_report
 from rlvr.evaluation.results import EvalSummary, TaskResult
 from rlvr.policies.base import Policy, SamplingConfig
+from rlvr.sandbox.local import UNSAFE_KEY
 from rlvr.selection import restrict_to_file
 from rlvr.splits import SplitName, filter_split, stable_subset
 from rlvr.store import GroupStore
@@ -283,9 +284,12 @@ def run_eval(
     collect(env, policy, rollout, store, tasks, progress=progress)
     results = results_from_store(store, env.name, tasks, config.k)
     summary = summarize(config, results, wall_s=time.perf_counter() - start)
-    write_outputs(out, summary, results)
     chosen = {t.id for t in tasks}
     groups = [g for g in store if g.env == env.name and g.step is None and g.task_id in chosen]
+    summary.warnings = sorted(
+        {str(v.details[UNSAFE_KEY]) for g in groups for v in g.verdicts if UNSAFE_KEY in v.details}
+    )
+    write_outputs(out, summary, results)
     write_report(out, summary, results, groups)
     return summary
 

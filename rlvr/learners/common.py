@@ -27,6 +27,7 @@ from rlvr.errors import RlvrError
 from rlvr.learners.config import TrainConfig
 from rlvr.models import resolve_model
 from rlvr.policies.hf import load_pretrained
+from rlvr.policies.lora import ADAPTER_FILE, add_lora, load_adapter, save_model
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
 from rlvr.types import Task
@@ -158,10 +159,11 @@ def side_stream(model: torch.nn.Module) -> Iterator[None]:
 
 
 def optimizer(params: Any, config: TrainConfig, lr: float | None = None) -> torch.optim.AdamW:
-    """AdamW; on CUDA the fused kernel (as transformers' Trainer defaults to), which also skips
-    the foreach path's full-size temporaries at each step."""
+    """AdamW over the parameters that train (LoRA freezes the base); on CUDA the fused kernel
+    (as transformers' Trainer defaults to), which also skips the foreach path's full-size
+    temporaries at each step."""
     return torch.optim.AdamW(
-        params,
+        [p for p in params if p.requires_grad],
         lr=lr or config.lr,
         betas=config.adam_betas,
         eps=config.adam_epsilon,
@@ -234,8 +236,22 @@ class TaskCycler:
 
 
 def load_policy(cfg: TrainConfig, run: Any, ckpt: Path | None) -> tuple[Any, Any]:
-    """The policy and tokenizer to train: from checkpoint `ckpt` when resuming, else cfg.model."""
-    return load_model(str(ckpt / "policy") if ckpt else cfg.model, cfg, run.device)
+    """The policy and tokenizer to train: from checkpoint `ckpt` when resuming, else cfg.model.
+
+    With LoRA the base is always cfg.model, and a checkpoint's adapter weights are loaded into
+    the fresh adapters (its policy folder holds them merged, for evaluation)."""
+    if not cfg.lora:
+        return load_model(str(ckpt / "policy") if ckpt else cfg.model, cfg, run.device)
+    model, tok = load_model(cfg.model, cfg, run.device)
+    model = add_lora(model, cfg)
+    if ckpt is not None:
+        if not (ckpt / "policy" / ADAPTER_FILE).is_file():
+            raise RlvrError(
+                f"{ckpt} has no LoRA adapter but the run's config sets lora_rank={cfg.lora_rank}",
+                "resume with the run's own settings, or start a new --out folder",
+            )
+        load_adapter(model, ckpt / "policy")
+    return model, tok
 
 
 def latest_checkpoint(run_dir: Path) -> Path | None:
@@ -263,7 +279,7 @@ def save_checkpoint(
     tmp = Path(tempfile.mkdtemp(prefix=f".step-{step:06d}-", dir=root))
     try:
         for name, model in models.items():
-            model.save_pretrained(tmp / name)
+            save_model(model, tmp / name, run.config)
             if tokenizer is not None:
                 tokenizer.save_pretrained(tmp / name)
         rng = {"torch": torch.get_rng_state(), "python": random.getstate()}

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rlvr.errors import RlvrError, format_validation_error
+from rlvr.policies.lora import LoraFields
 
 AlgoName = Literal["grpo", "rloo", "ppo", "dpo"]
 
@@ -51,7 +52,7 @@ Aggregation = Annotated[str, AfterValidator(_aggregation)]
 KLName = Annotated[str, AfterValidator(_kl)]
 
 
-class TrainConfig(BaseModel):
+class TrainConfig(LoraFields):
     """What every learner shares: the run, the optimiser, the hardware and checkpointing."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)

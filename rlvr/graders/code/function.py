@@ -35,6 +35,13 @@ from rlvr.graders.code.verdict import infra_verdict
 from rlvr.manifest import format_validation_error, read_manifest
 from rlvr.sandbox.client import install_signal_handlers
 from rlvr.sandbox.docker import ExecOutcome, InfraFailure, get_pool, new_job_id
+from rlvr.sandbox.local import (
+    ENV_VAR,
+    UNSAFE_KEY,
+    UNSAFE_NOTE,
+    LocalPool,
+    unsafe_local_requested,
+)
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.types import Task, Verdict
 
@@ -121,9 +128,13 @@ class FunctionGrader:
     def pool(self) -> Any:
         """Warm containers; by default two per CPU: part of an exec's time is Docker's round
         trip and the runner's sweeps, so one container per core leaves the cores idle."""
-        if self._pool is None or self._pool.closed:
+        local = unsafe_local_requested()
+        if self._pool is None or self._pool.closed or isinstance(self._pool, LocalPool) != local:
             size = self.options.pool_size or 2 * (os.cpu_count() or 1)
-            self._pool = get_pool(self.spec, size)
+            if local:  # asked for by name (RLVR_UNSAFE_LOCAL_JUDGE=1), never a default
+                self._pool = LocalPool(str(self.translator.STACK), os.cpu_count() or 1)
+            else:
+                self._pool = get_pool(self.spec, size)
         return self._pool
 
     @property
@@ -145,6 +156,7 @@ class FunctionGrader:
         """Grade several groups at once: their driver jobs go to the pool in batches of up to
         `batch_size` (consecutive answers, across groups); `on_group_done(g)` when group g
         has all its verdicts."""
+        local = unsafe_local_requested()  # read once: every verdict of the call is marked alike
         verdicts: list[list[Verdict | None]] = [[None] * len(a) for _, a in groups]
         jobs: list[_Job] = []
         for g, (task, answers) in enumerate(groups):
@@ -176,7 +188,8 @@ class FunctionGrader:
             chunks = _chunks(jobs, self.options.batch_size)
             with ThreadPoolExecutor(max_workers=max(1, min(len(chunks), pool.size))) as ex:
                 list(ex.map(run_chunk, chunks))
-        return [[v for v in row if v is not None] for row in verdicts]
+        out = [[v for v in row if v is not None] for row in verdicts]
+        return [[_mark_unsafe(v) for v in row] for row in out] if local else out
 
     def driver_outputs(self, runs: Sequence[tuple[FunctionTask, str]]) -> list[DriverOutput | None]:
         """What the driver printed for each (task, answer file), parsed but not judged: the
@@ -299,6 +312,13 @@ class FunctionGrader:
                 continue
             return self._judge(ftask, out)
         return infra_verdict(last)
+
+
+def _mark_unsafe(verdict: Verdict) -> Verdict:
+    """A verdict of the unsafe local judge, saying so in its reason and details."""
+    details = {**verdict.details, UNSAFE_KEY: UNSAFE_NOTE, "enabled_by": ENV_VAR}
+    reason = f"{verdict.reason} [{UNSAFE_NOTE}]" if verdict.reason else f"[{UNSAFE_NOTE}]"
+    return verdict.model_copy(update={"details": details, "reason": reason})
 
 
 @dataclass
