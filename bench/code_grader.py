@@ -16,18 +16,13 @@ these ways, same parallelism (one worker per CPU):
 - floor-function: one plain local subprocess per job with the function driver, no isolation.
 
     python bench/code_grader.py [--limit N] [--copies 8] [--modes pool,pool-single,floor-function]
+    python bench/code_grader.py --stacks go,java [--copies 8] [--limit N]
 
-Prints jobs/s, p50 and p95 job latency per mode, and CPU time per job: this process and its
-children, plus this process's sandbox containers (their cgroup's `cpuacct.usage` and their
-containerd shims' own time, which carries the `docker exec` streams; `runc exec` itself is not
-counted); dockerd and containerd are shown apart, as they also serve other work on a shared
-machine. On a loaded machine the wall-clock ratios mostly measure the scheduler: containers
-share one cgroup (`docker`, one CFS entity) while the floor's processes compete one by one at
-the root; CPU per job does not depend on that (fresh: its containers are gone before they can
-be counted). For pool and check, a job's latency is its group's (the eight finish together);
-also p50/p95 of whole groups for the pool, and the ratios.
-Goals: pool >= 0.5x its floor (floor-function); the pooled check path >= 3x fresh. Every
-job's verdict is checked (all canonical solutions must pass).
+`--stacks` compares function-judged stacks instead: every environment named grades the
+references of the problems they share (same entry point and docstring: the 17 hand-written
+tasks of `go` and `java`, or `humaneval-go,humaneval-java`) through its pool, the same way
+(pool mode), and the run ends with each stack's cost against the first's: wall time per job
+and CPU per job.
 """
 
 from __future__ import annotations
@@ -236,6 +231,39 @@ def _timed(items: list, fn: Callable, workers: int) -> dict:
     }  # fmt: skip
 
 
+def _problem(task: Task) -> str:
+    """The same problem in every stack, whatever id prefix its environment gives it."""
+    fn = task.meta["function"]
+    return f"{fn['entry_point']}\0{fn.get('docstring', '')}"
+
+
+def run_stacks(names: list[str], copies: int, workers: int, limit: int | None) -> dict:
+    """Each stack environment grades the references of the tasks all of them share."""
+    from rlvr.references import reference_completion
+
+    envs = {n: rlvr.load_env(n, grader_options={"pool_size": workers}) for n in names}
+    by_id = {n: {_problem(t): t for t in env.tasks() if t.reference} for n, env in envs.items()}
+    common = sorted(set.intersection(*(set(tasks) for tasks in by_id.values())))[:limit]
+    print(f"{len(common)} tasks x {copies} copies in {', '.join(names)}, {workers} workers, "
+          f"load average {os.getloadavg()}")  # fmt: skip
+    out = {}
+    for n in names:
+        tasks = [by_id[n][i] for i in common]
+        groups = [(t, [reference_completion(envs[n], t)] * copies) for t in tasks]
+        r = out[n] = run_pool(envs[n], groups, workers)
+        r["cpu_ms_per_job"] = r["cpu_host_ms_per_job"] + r["cpu_containers_ms_per_job"]
+        print(f"{n:16s} {r['jobs_per_s']:6.2f} jobs/s  wall per job {1 / r['jobs_per_s']:.3f} s  "
+              f"group p50 {r['item_p50_s']:.2f} s  CPU per job {r['cpu_ms_per_job']:7.1f} ms  "
+              f"passed {r['passed']}/{r['jobs']}", flush=True)  # fmt: skip
+    first = names[0]
+    for n in names[1:]:
+        wall = out[first]["jobs_per_s"] / out[n]["jobs_per_s"]
+        cpu = out[n]["cpu_ms_per_job"] / out[first]["cpu_ms_per_job"]
+        print(f"{n} / {first}: {wall:.2f}x wall time per job, {cpu:.2f}x CPU per job")
+    print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
+    return out
+
+
 MODES = {"pool": run_pool, "pool-single": run_pool_single, "check": run_check,
          "fresh": run_fresh, "floor": run_floor, "floor-function": run_floor_function}  # fmt: skip
 
@@ -247,7 +275,13 @@ def main() -> None:
     ap.add_argument("--modes", default="pool,pool-single,check,floor-function")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--json", action="store_true", help="also print one JSON line of results")
+    ap.add_argument("--stacks", default=None, help="compare these stack environments instead")
     args = ap.parse_args()
+    if args.stacks:
+        got = run_stacks(args.stacks.split(","), args.copies, args.workers, args.limit)
+        if args.json:
+            print(json.dumps(got))
+        return
     env = rlvr.load_env("humaneval", grader_options={"pool_size": args.workers})
     tasks = [t for t in env.tasks() if t.meta.get("judge") == "function"]
     tasks = tasks[: args.limit] if args.limit else tasks

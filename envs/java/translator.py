@@ -58,13 +58,14 @@ SANDBOX = {
 }  # fmt: skip
 INT64 = 2**63
 IMPORTS = ("import java.util.*;", "import java.util.stream.*;")
-RESERVED = set(
-    "abstract assert boolean break byte case catch char class const continue default do double "
-    "else enum extends final finally float for goto if implements import instanceof int "
-    "interface long native new package private protected public return short static strictfp "
-    "super switch synchronized this throw throws transient try void volatile while true false "
-    "null var yield record".split()
-)
+RESERVED = {
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
+    "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float",
+    "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long",
+    "native", "new", "package", "private", "protected", "public", "return", "short", "static",
+    "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
+    "void", "volatile", "while", "true", "false", "null", "var", "yield", "record",
+}  # fmt: skip
 _PRIMITIVE = {"int": "long", "float": "double", "bool": "boolean", "str": "String", "none": "void"}
 _BOXED = {"int": "Long", "float": "Double", "bool": "Boolean", "str": "String", "none": "Object"}
 
@@ -172,6 +173,7 @@ def stub(task: FunctionTask) -> str:
     return f"{head}    {signature(task)} {{\n{body}\n    }}\n}}\n"
 
 
+_CLASS = re.compile(r"\bclass\s+Solution\b")
 _IMPORT = re.compile(r"^\s*import\s+(static\s+)?[\w.]+(\.\*)?\s*;[ \t]*$", re.M)
 
 
@@ -181,10 +183,11 @@ def program(task: FunctionTask, completion: str) -> str | None:
         code = completion
     code = re.sub(r"^\s*package\s+[\w.]+\s*;[ \t]*$", "", code, count=1, flags=re.M)
     name = re.escape(entry_name(task))
-    code = with_prompt(code, rf"\b{name}\s*\([^)]*\)\s*(throws\s[^{{]*)?\{{", prompt(task))
+    defines = rf"{_CLASS.pattern}|\b{name}\s*\([^)]*\)\s*(throws\s[^{{]*)?\{{"
+    code = with_prompt(code, defines, prompt(task))  # a bare body continues the prompt
     imports = [m.group(0).strip() for m in _IMPORT.finditer(code)]
     body = _IMPORT.sub("", code).strip("\n")
-    if not re.search(r"\bclass\s+Solution\b", body):  # a bare method: put it in the class
+    if not _CLASS.search(body):  # a bare method: put it in the class
         body = "class Solution {\n" + body + "\n}"
     head = [*imports, *(i for i in IMPORTS if i not in imports)]
     return "\n".join(head) + "\n\n" + body + "\n"
