@@ -19,9 +19,16 @@ keeps the stack near go's speed (bench/README.md).
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import importlib.util
 import json
 import re
+import sys
+from pathlib import Path
+from typing import Any
 
+from rlvr.functions.pysubset import outside
 from rlvr.functions.render import (
     call_args,
     camel,
@@ -36,7 +43,7 @@ from rlvr.functions.render import (
     with_prompt,
 )
 from rlvr.functions.task import Case, FunctionTask
-from rlvr.functions.typelang import FType, decode
+from rlvr.functions.typelang import FType, decode, parse_type
 from rlvr.graders.code.extract import extract_fenced
 
 STACK = "java"
@@ -203,3 +210,43 @@ def driver(task: FunctionTask) -> dict[str, str]:
         "cases": [c.args for c in task.cases],
     }
     return {CASES_FILE: json.dumps(spec, separators=(",", ":"))}
+
+
+def _from_python() -> Any:
+    path = Path(__file__).with_name("from_python.py")  # envs/ is not a package: load by path
+    key = "rlvr_from_python_" + hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, path)
+        assert spec is not None and spec.loader is not None
+        sys.modules[key] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[key])
+    return sys.modules[key]
+
+
+def reference_from_python(task: FunctionTask, python_source: str) -> str | None:
+    """`Solution.java` rendered from the task's Python reference (from_python.py), or None.
+
+    None for Python outside rlvr.functions.pysubset's subset and for what the renderer does
+    not translate; every synth task renders (tests/test_synth_references_from_stack.py).
+    """
+    params = tuple((p.name, p.type) for p in task.signature.params)
+    body = _method_body(python_source, params, task.signature.returns)
+    if body is None:
+        return None
+    head = "\n".join(IMPORTS) + "\n\nclass Solution {\n"
+    return f"{head}    {signature(task)} {{\n{body}\n    }}\n}}\n"
+
+
+@functools.lru_cache(maxsize=4096)  # a set loads more than once in a process (validate, audit)
+def _method_body(source: str, params: tuple[tuple[str, str], ...], returns: str) -> str | None:
+    if outside(source):
+        return None
+    fp = _from_python()
+    types = {name: fp.ty.from_ftype(parse_type(t)) for name, t in params}
+    try:
+        return fp.render(source, types, fp.ty.from_ftype(parse_type(returns)), param_name)
+    except Exception:
+        # what the renderer cannot take (fp.Unsupported, or a shape it trips on) is a task
+        # without a rendered reference, never a failed load; every synth task must render
+        # (tests/test_synth_references_from_stack.py), so a renderer bug cannot hide there
+        return None

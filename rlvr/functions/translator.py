@@ -20,6 +20,17 @@ folder of the environment called `kotlin` on the registry's search path (built-i
                                      arguments (never the expected values) and prints
                                      `@@RLVR-READY` / `@@RLVR-CASE` lines (rlvr.functions.judge)
     program(task, completion) -> str | None   the answer file from a completion (None: none)
+
+Optional:
+
+    reference_from_python(task, python_source) -> str | None
+                                     the stack's whole answer file rendered from the task's
+                                     Python reference (None: this one cannot be rendered). The
+                                     function-task loader calls it for a task that has no stored
+                                     reference for the stack, so a new stack's folder brings
+                                     references for the generated sets (synth) with it; the
+                                     Python it receives stays in the subset listed in
+                                     envs/README.md ("Synth references from a stack folder").
 """
 
 from __future__ import annotations
@@ -38,6 +49,8 @@ REQUIRED = (
     "STACK", "LANGUAGES", "SANDBOX", "unsupported", "entry_name", "type_name", "literal",
     "prompt", "stub", "driver", "program",
 )  # fmt: skip
+# optional: a renderer from the Python reference (see the docstring)
+FROM_PYTHON = "reference_from_python"
 _cache: dict[Path, ModuleType] = {}
 _lock = threading.Lock()
 

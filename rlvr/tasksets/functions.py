@@ -12,7 +12,8 @@ prefix before every id, so one file serves stacks whose environments had their o
 Paths are relative to the bundled `datasets/` folder (or absolute). Every task the stack's
 translator can express becomes a `Task` whose prompt is the translator's rendering (or the
 source's own prompt for that stack), whose `reference` is the stack's reference (from the task
-file, or `references/<id>.<ext>` files) and whose `meta["function"]`
+file, or `references/<id>.<ext>` files, or else rendered from the task's Python reference by
+the translator's optional `reference_from_python`) and whose `meta["function"]`
 holds the language-neutral task for the function grader. `describe()` lists the rest, with the
 translator's reason, for `rlvr envs show`.
 """
@@ -26,7 +27,7 @@ from typing import Any
 
 from rlvr.bundled import bundled, source_folder
 from rlvr.functions.task import FunctionTask, read_function_tasks
-from rlvr.functions.translator import load_translator
+from rlvr.functions.translator import FROM_PYTHON, load_translator
 from rlvr.types import Task
 
 
@@ -60,13 +61,27 @@ def read_references(folder: str | None, ids: list[str]) -> dict[str, str]:
     }
 
 
+def stack_reference(ftask: FunctionTask, translator: Any) -> str | None:
+    """The task's stored reference for the stack, or one the translator renders from Python.
+
+    A stack folder that ships `reference_from_python` gets references for every task that has
+    a Python one (the synth set's) without a file per task; None when neither exists.
+    """
+    stored = ftask.references.get(translator.STACK)
+    if stored is not None:
+        return stored
+    render = getattr(translator, FROM_PYTHON, None)
+    source = ftask.references.get("python")
+    return render(ftask, source) if render is not None and source is not None else None
+
+
 def to_task(ftask: FunctionTask, translator: Any, reference: str | None = None) -> Task:
     """The stack's `Task` for a function task (the translator must support it)."""
     stack = translator.STACK
     return Task(
         id=ftask.id,
         prompt=translator.prompt(ftask),
-        reference=reference or ftask.references.get(stack),
+        reference=reference or stack_reference(ftask, translator),
         entry_point=translator.entry_name(ftask),
         meta={
             "function": ftask.model_dump(mode="json", exclude_defaults=True),
@@ -135,11 +150,15 @@ def describe(
     id_prefix: str = "",
 ) -> dict[str, Any]:
     """Coverage for `rlvr envs show`: kept, untranslated (with reasons), missing references."""
-    _, kept, left = _split(path, stack)
+    translator, kept, left = _split(path, stack)
     left = [{**d, "id": id_prefix + d["id"]} for d in left]
     left = sorted([*left, *_not_converted(not_converted)], key=lambda d: _natural(d["id"]))
     refs = read_references(references, [ft.id for ft in kept])
-    no_ref = [id_prefix + ft.id for ft in kept if ft.id not in refs and stack not in ft.references]
+    no_ref = [
+        id_prefix + ft.id
+        for ft in kept
+        if ft.id not in refs and stack_reference(ft, translator) is None
+    ]
     return {
         "judge": f"function (driver in the sandbox, host-side comparison; stack {stack})",
         "n_source_tasks": len(kept) + len(left),
