@@ -82,6 +82,30 @@ public class Solution {
     }
 }
 """
+FLOOD = """import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+
+public class Solution {
+    // One reply line far over the stub's cap, on the reply pipe found through rlvr.Wire: the
+    // judge's JVM must not run out of heap reading it (its report would then be missing).
+    public static List<String> fizzBuzz(int n) throws Exception {
+        Class<?> w = Class.forName("rlvr.Wire", false, ClassLoader.getSystemClassLoader());
+        Method fd = w.getDeclaredMethod("fd", int.class);
+        fd.setAccessible(true);
+        FileOutputStream out = new FileOutputStream((FileDescriptor) fd.invoke(null, 6));
+        byte[] chunk = new byte[1 << 20];
+        Arrays.fill(chunk, (byte) 'A');
+        out.write("ok s:".getBytes());
+        for (int i = 0; i < 40; i++) out.write(chunk);
+        out.write('\\n');
+        Runtime.getRuntime().halt(0);
+        return null;
+    }
+}
+"""
 BROKEN = "public class Solution { public static int fizzBuzz(int n) { return } }\n"
 
 
@@ -135,15 +159,16 @@ def env() -> Environment:
 def test_reference_wrong_forged_exiting_and_broken_answers(env: Environment) -> None:
     task = next(t for t in env.tasks() if t.id == "java-fizzbuzz")
     answers = {"reference": task.reference or "", "wrong": WRONG, "forge": FORGE,
-               "exits": EXITS, "broken": BROKEN}  # fmt: skip
+               "exits": EXITS, "broken": BROKEN, "flood": FLOOD}  # fmt: skip
     verdicts = env.grade(task, [f"```java\n{a}```" for a in answers.values()])
     got = dict(zip(answers, verdicts, strict=True))
     assert got["reference"].reward == 1.0, got["reference"].reason
     assert sorted(t.name for t in got["reference"].tests) == sorted(task.meta["test_names"])
-    for name in ("wrong", "forge", "exits", "broken"):
+    for name in ("wrong", "forge", "exits", "broken", "flood"):
         v = got[name]
         assert v.is_scored and v.reward == 0.0 and v.cause == "tests_failed", (name, v.reason)
     assert "the answer ended its JVM" in got["exits"].reason, got["exits"].reason
     assert "before any test ran" not in got["exits"].reason
     assert "does not compile" in got["broken"].reason, got["broken"].reason
+    assert "sent a reply over 16 MiB" in got["flood"].reason, got["flood"].reason
     assert any(t.outcome == "passed" for t in got["wrong"].tests)  # its zero is the tests' own

@@ -45,6 +45,9 @@ public final class Answer {
         }
     }
 
+    /** The longest reply read (chars): a longer one would only fill the judge's heap. */
+    private static final int MAX_REPLY = 16 << 20;
+    private static final String TOO_LONG = new String("reply too long");
     private static BufferedReader in;
     private static OutputStream out;
     private static String dead;
@@ -61,6 +64,17 @@ public final class Answer {
         }
     }
 
+    /** One reply line, at most MAX_REPLY chars (TOO_LONG past that; null at the end). */
+    private static String readReply() throws java.io.IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) return line.length() == 0 ? null : line.toString();
+            if (line.length() >= MAX_REPLY) return TOO_LONG;
+            line.append((char) c);
+        }
+        return line.toString();
+    }
+
     public static synchronized Object call(String method, Object... args) {
         open();
         if (dead != null) throw new Unanswered(dead);
@@ -69,9 +83,14 @@ public final class Answer {
             List<Object> list = new ArrayList<>(List.of(args));
             out.write(("call " + method + " " + Wire.encode(list) + "\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
-            line = in.readLine();
+            line = readReply();
         } catch (Exception e) {
             line = null;
+        }
+        if (line == TOO_LONG) {
+            dead = "the answer's JVM sent a reply over " + (MAX_REPLY >> 20) + " MiB to "
+                    + method + "(...)";
+            throw new Unanswered(dead);
         }
         if (line == null) {
             dead = "the answer ended its JVM (System.exit, Runtime.halt or a crash) during "
