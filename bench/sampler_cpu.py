@@ -66,8 +66,8 @@ def main() -> None:
         rates: dict[str, list[float]] = {"generate": [], "rlvr": []}
         tokens: dict[str, list[int]] = {"generate": [], "rlvr": []}
         for _ in range(args.repeats):
+            seed += 1  # both decoders draw from the same seed: one row draws the same tokens
             for decoder in ("generate", "rlvr"):
-                seed += 1
                 s = sampling.model_copy(update={"decoder": decoder, "seed": seed})
                 t0 = time.perf_counter()
                 groups = policy.sample(prompts, args.g, s)
