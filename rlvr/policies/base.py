@@ -7,7 +7,7 @@ the same call, so rollouts, frontier estimation and training never ask which one
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -57,6 +57,12 @@ class SamplingConfig(BaseModel):
         default=False,
         description="End a completion after its first closed fenced block (its closing fence "
         "line), never at the opening fence. Set by environments whose answer is one block.",
+    )
+    decoder: Literal["rlvr", "generate"] = Field(
+        default="rlvr",
+        description="A local model's decoding loop: 'rlvr' (prefill once per prompt, finished "
+        "rows leave the batch) or transformers' 'generate'. The static-cache (GPU) path always "
+        "uses generate; other backends ignore this.",
     )
 
     @model_validator(mode="after")

@@ -35,6 +35,7 @@ from transformers import (
 
 from rlvr.errors import PolicyError
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
+from rlvr.policies.decode import decode, loop_supports
 from rlvr.policies.stopping import (
     AnyStop,
     FenceStop,
@@ -300,10 +301,33 @@ class HFPolicy:
         self, input_ids: torch.Tensor, mask: torch.Tensor, g: int, sampling: SamplingConfig
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """(generated ids, their log-probs, per-row end position or -1), all on the CPU."""
+        if sampling.decoder == "rlvr" and not self.static_cache and loop_supports(self.model):
+            with torch.inference_mode():
+                return self._loop_rows(input_ids, mask, g, sampling)
         # the compiled static-cache path runs as transformers runs it (no_grad, not inference
         # mode: its cache and graph tensors then need no special handling)
         with torch.no_grad() if self.static_cache else torch.inference_mode():
             return self._decode_rows(input_ids, mask, g, sampling)
+
+    def _loop_rows(
+        self, input_ids: torch.Tensor, mask: torch.Tensor, g: int, sampling: SamplingConfig
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """rlvr's own loop (rlvr/policies/decode.py): finished rows leave the batch."""
+        prompt_len = input_ids.shape[1]
+        stop = self._stop_criteria(sampling, prompt_len)
+        out = decode(
+            self.model,
+            input_ids,
+            mask,
+            g,
+            temperature=sampling.temperature,
+            top_p=sampling.top_p,
+            max_new=self.max_new_tokens(sampling),
+            eos_ids=self.eos_ids,
+            pad_id=self.tokenizer.pad_token_id,
+            stop=StopTracker(prompt_len, input_ids.shape[0] * g, stop) if stop else None,
+        )
+        return out.tokens, out.logprobs, finish_positions(out.tokens, self.eos_ids, out.stopped_at)
 
     def _decode_rows(
         self, input_ids: torch.Tensor, mask: torch.Tensor, g: int, sampling: SamplingConfig
