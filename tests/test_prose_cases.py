@@ -87,3 +87,17 @@ def test_every_task_keeps_a_hidden_case_its_prompt_does_not_show(env_name):
         if all(h in shown for h in hidden):
             exposed.append(task.id)
     assert exposed == []
+
+
+@pytest.mark.parametrize("env_name", ["synth-python", "humaneval-go"])
+def test_no_reference_of_either_split_is_flagged_hardcoded(env_name):
+    """Train tasks too: a reference whose rule names a public case's values (`if x <= 13:
+    return "jam"` for the case 13 -> "jam", the statement saying so) is honest code."""
+    stack = env_name.split("-")[-1]
+    flagged = []
+    for task in rlvr.load_env(env_name).tasks():
+        blind = task.model_copy(update={"reference": None})
+        flags = flag_answer(blind, f"```{stack}\n{task.reference}```", stack)
+        if any(f.kind == "hardcoded" for f in flags):
+            flagged.append(task.id)
+    assert flagged == []

@@ -142,7 +142,9 @@ def _statement(task: Task) -> str:
     prompt = str((fn.get("prompts") or {}).get("python") or "")
     for name in {str(fn.get("entry_point") or ""), *re.findall(r"^def\s+(\w+)", prompt, re.M)}:
         text = example_free_prompt(text, name or None)
-    return without_example_lines(text, shown_cases(fn))
+    if fn.get("public_cases"):
+        return text  # its rule lines name values its public cases hold: they stay weak
+    return without_example_lines(text, shown_cases(fn))  # examples written only in prose
 
 
 def _weak(atom: Atom, statement: str) -> bool:
