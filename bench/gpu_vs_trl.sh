@@ -24,16 +24,8 @@ WHEELS=(
 )
 
 if [ "${1:-}" = fetch ]; then
-  PIP="${PYTHON:-python3} -m pip"
-  exclude="$(git rev-parse --git-path info/exclude)"
-  grep -qx '/.whl/' "$exclude" 2>/dev/null || echo '/.whl/' >>"$exclude"
-  mkdir -p .whl
-  $PIP download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-    --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
-    --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
-    --platform manylinux1_x86_64 -d .whl "${WHEELS[@]}"
-  du -sh .whl
-  echo "carry .whl to the GPU box and run: bash bench/gpu_vs_trl.sh"
+  . bench/fetch_wheels.sh  # the script runs from the repository root (cd above)
+  fetch_wheels bench/gpu_vs_trl.sh "${WHEELS[@]}"
   exit 0
 fi
 
