@@ -18,7 +18,7 @@ import ast
 import re
 from typing import Any
 
-from rlvr.source.cases import Key, literal_key
+from rlvr.source.cases import NO_VALUE, Key, literal_key
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'")
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)")
@@ -44,7 +44,7 @@ def _eval(src: str) -> Any:
     try:
         return ast.literal_eval(src)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
+        return NO_VALUE
 
 
 def prose_literals(text: str) -> set[Key]:
@@ -57,7 +57,7 @@ def prose_literals(text: str) -> set[Key]:
     for v in values:
         if isinstance(v, tuple):  # `(1, 2)` written in prose is a pair, and a list elsewhere
             v = list(v)
-        key = literal_key(v) if v is not None or "None" in text else None
+        key = None if v is NO_VALUE else literal_key(v)
         if key is not None:
             out.add(key)
     return out
