@@ -129,14 +129,15 @@ def shown_cases(fn: dict[str, Any]) -> list[tuple[list[Any], Any]]:
     return parsed
 
 
-def public_cases(task: Task) -> list[PublicCase]:
+def public_cases(task: Task, shown: list[tuple[list[Any], Any]] | None = None) -> list[PublicCase]:
     """The shown cases of a function task as values (none for other tasks)."""
-    fn = (task.meta or {}).get("function") or {}
-    return [PublicCase(_first(atoms_of(a)), _first(atoms_of(e))) for a, e in shown_cases(fn)]
+    if shown is None:
+        shown = shown_cases((task.meta or {}).get("function") or {})
+    return [PublicCase(_first(atoms_of(a)), _first(atoms_of(e))) for a, e in shown]
 
 
-def _statement(task: Task) -> str:
-    """The task's prose without its example lines: what an honest answer may quote from."""
+def _statement(task: Task, shown: list[tuple[list[Any], Any]]) -> str:
+    """The task's prose without its example lines (`shown`): what an honest answer may quote."""
     fn = (task.meta or {}).get("function") or {}
     text = str(fn.get("docstring") or "")
     prompt = str((fn.get("prompts") or {}).get("python") or "")
@@ -144,7 +145,7 @@ def _statement(task: Task) -> str:
         text = example_free_prompt(text, name or None)
     if fn.get("public_cases"):
         return text  # its rule lines name values its public cases hold: they stay weak
-    return without_example_lines(text, shown_cases(fn))  # examples written only in prose
+    return without_example_lines(text, shown)  # examples written only in prose
 
 
 def _weak(atom: Atom, statement: str) -> bool:
@@ -307,10 +308,11 @@ def _strong(case: PublicCase, statement: str) -> bool:
 
 def case_flags(task: Task, code: str, lang: Language) -> list[Flag]:
     """A `hardcoded` flag when the answer writes down two public cases (one if only one)."""
-    cases = public_cases(task)
+    shown = shown_cases((task.meta or {}).get("function") or {})
+    cases = public_cases(task, shown)
     if not cases or not code:
         return []
-    statement = _statement(task)
+    statement = _statement(task, shown)
     direct, hashed = echoed(cases, answer_lines(code, lang, task.entry_point), statement)
     strong = [n for n in direct if _strong(cases[n], statement)]
     if len(direct) + len(hashed) < min(2, len(cases)) and not strong:
