@@ -166,7 +166,10 @@ def test_reap_stale_removes_containers_of_dead_processes():
 
 
 CHILD = """
-import sys, time
+import signal, sys, time
+# a shell that starts the suite in the background (`pytest &`) hands its children SIGINT
+# ignored, and Python then keeps it ignored; a user's Ctrl-C reaches a foreground process
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from rlvr.sandbox.docker import get_pool
 from rlvr.sandbox.spec import SandboxSpec
 spec = SandboxSpec(image="rlvr-base:bookworm", runner="python-check", memory_mb=128)
