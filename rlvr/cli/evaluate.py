@@ -17,7 +17,6 @@ from rlvr.cli.sampling import (
     BatchOpt,
     DeviceOpt,
     DifficultyOpt,
-    Int8Opt,
     MaxTokOpt,
     ServedOpt,
     TasksOpt,
@@ -109,7 +108,6 @@ def evaluate(
     grade_workers: WorkersOpt = 4,
     device: DeviceOpt = None,
     threads: ThreadsOpt = None,
-    int8: Int8Opt = False,
     served_model: ServedOpt = None,
     compare: Annotated[
         tuple[Path, Path] | None,
@@ -139,11 +137,11 @@ def evaluate(
             temperature=temperature, top_p=top_p, max_new_tokens=max_new_tokens, seed=seed,
             n_tasks=n_tasks, difficulty=difficulty, tasks=None if tasks is None else str(tasks),
             batch_tasks=batch_tasks,
-            grade_workers=grade_workers, weights="int8" if int8 else "model",
+            grade_workers=grade_workers,
         )  # fmt: skip
     except ValidationError as e:
         raise RlvrError(format_validation_error("rlvr eval", e)) from None
-    policy = open_policy(model, device, served_model, threads, int8)
+    policy = open_policy(model, device, served_model, threads)
     with rollout_bar("eval") as update:
         summary = run_eval(environment, policy, config, out, progress=update)
     data = summary.as_json()

@@ -16,7 +16,6 @@ from rlvr.cli.sampling import (
     BatchOpt,
     DeviceOpt,
     DifficultyOpt,
-    Int8Opt,
     MaxTokOpt,
     ModelOpt,
     NTasksOpt,
@@ -58,7 +57,6 @@ def frontier(
     grade_workers: WorkersOpt = 4,
     device: DeviceOpt = None,
     threads: ThreadsOpt = None,
-    int8: Int8Opt = False,
     served_model: ServedOpt = None,
     env_path: EnvPathOpt = None,
 ) -> None:
@@ -81,7 +79,7 @@ def frontier(
         batch_tasks=batch_tasks,
         grade_workers=grade_workers,
     )
-    policy = open_policy(model, device, served_model, threads, int8)
+    policy = open_policy(model, device, served_model, threads)
     with rollout_bar("frontier") as update:
         report, paths = run_frontier(
             environment,

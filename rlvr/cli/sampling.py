@@ -21,7 +21,6 @@ from rich.progress import (
 
 from rlvr.cli.common import stderr
 from rlvr.cli.models import convert_with_bar
-from rlvr.errors import RlvrError
 from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
@@ -67,14 +66,6 @@ ThreadsOpt = Annotated[
     int | None,
     typer.Option("--threads", min=1, help="CPU threads for a local model (tiny: 1)."),
 ]
-Int8Opt = Annotated[
-    bool,
-    typer.Option(
-        "--int8",
-        help="CPU: sample from int8 Linear weights (about 1.5x faster decoding; answers differ "
-        "from the model's own weights; never used by a learner).",
-    ),
-]
 BatchOpt = Annotated[int, typer.Option("--batch-tasks", min=1, help="Tasks per policy call.")]
 WorkersOpt = Annotated[int, typer.Option("--grade-workers", min=1, help="Groups graded at once.")]
 
@@ -108,23 +99,11 @@ def warm_start(model: str) -> None:
 
 
 def open_policy(
-    model: str,
-    device: str | None,
-    served_model: str | None,
-    threads: int | None,
-    int8: bool = False,
+    model: str, device: str | None, served_model: str | None, threads: int | None
 ) -> Policy:
     """A policy from a --model spec, passing each backend only the options it takes."""
     warm_start(model)
 
-    if int8 and model.startswith(("http://", "https://", "replay:")):
-        raise RlvrError(
-            f"--int8 quantises a local model's weights; {model!r} is not a local model",
-            "drop --int8, or give a model folder or spec",
-        )
-    if int8:
-        return make_policy(model, device=device, threads=threads or default_threads(model),
-                           int8=True)  # fmt: skip
     if model.startswith(("http://", "https://")):
         return make_policy(model, model=served_model)
     if model.startswith("replay:"):

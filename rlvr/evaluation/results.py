@@ -44,7 +44,6 @@ class EvalSummary(BaseModel):
     n_samples: int = Field(description="Samples per task.")
     temperature: float
     seed: int
-    weights: str = Field(default="model", description="'int8' when sampled with --int8.")
     pass_at: dict[str, Estimate]
     masked: int = Field(description="Samples whose verdict was not scored.")
     masked_tasks: int = Field(description="Tasks without enough scored samples for pass@k.")

@@ -18,7 +18,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -65,10 +65,6 @@ class EvalConfig(BaseModel):
     )
     batch_tasks: int = Field(default=8, ge=1)
     grade_workers: int = Field(default=4, ge=1)
-    weights: Literal["model", "int8"] = Field(
-        default="model",
-        description="The model's own weights, or int8 Linear weights (`--int8`, CPU sampling).",
-    )
 
     @model_validator(mode="after")
     def _consistent(self) -> EvalConfig:
@@ -88,12 +84,8 @@ class EvalConfig(BaseModel):
         return self
 
     def pinned(self) -> dict[str, Any]:
-        """The settings a resumed evaluation must share (not throughput knobs); `weights` only
-        when int8, so that folders written before the option existed still resume."""
-        exclude = {"k", "batch_tasks", "grade_workers", "model"}
-        return self.model_dump(
-            exclude=exclude | ({"weights"} if self.weights == "model" else set())
-        )
+        """The settings a resumed evaluation must share (not throughput knobs)."""
+        return self.model_dump(exclude={"k", "batch_tasks", "grade_workers", "model"})
 
 
 def choose_tasks(env: Environment, config: EvalConfig) -> list[Task]:
@@ -224,7 +216,6 @@ def summarize(
         n_samples=config.n,
         temperature=config.temperature,
         seed=config.seed,
-        weights=config.weights,
         pass_at=pass_at,
         masked=sum(r.masked for r in results),
         masked_tasks=sum(r.n_scored < max(config.k) for r in results),

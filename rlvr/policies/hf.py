@@ -36,7 +36,6 @@ from transformers import (
 from rlvr.errors import PolicyError
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
 from rlvr.policies.decode import decode, loop_supports
-from rlvr.policies.int8 import quantize_int8
 from rlvr.policies.stopping import (
     AnyStop,
     FenceStop,
@@ -211,11 +210,9 @@ class HFPolicy:
         threads: int | None = None,
         dtype: torch.dtype | None = None,
         static_cache: bool | None = None,
-        int8: bool = False,
     ) -> HFPolicy:
-        """Load a folder or hub name; `threads` caps CPU threads; `int8`: rlvr.policies.int8."""
+        """Load a folder or hub name; `threads` caps CPU threads while generating."""
         model, tokenizer = load_pretrained(name_or_path, device=device, dtype=dtype)
-        model = quantize_int8(model) if int8 else model
         return cls(model, tokenizer, str(name_or_path), batch_size, threads, static_cache)
 
     def sample(
