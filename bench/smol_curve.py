@@ -9,11 +9,15 @@ how CPU time is counted):
 
 1. `rlvr eval` of the starting model on a stable slice of the test split, sampled at the
    training temperature (pass@1 over n answers per task);
-2. `rlvr train --algo grpo` with LoRA adapters on a seeded slice of the train split, graded in
-   the Docker sandbox with the answer-extraction rules `rlvr eval` uses (the block that defines
-   the entry point, the closed-fence stop);
-3. `rlvr eval` of the trained model on the same test tasks;
-4. the paired per-task difference (`rlvr eval --compare`'s), its interval and p-value.
+2. `rlvr frontier` on a seeded slice of the train split (k answers per task at the training
+   temperature): GRPO's tasks are those the model sometimes passes and sometimes fails, since
+   a group whose answers all score alike carries no signal (on 12 steps over unfiltered train
+   tasks, 75-100% of groups carried none; bench/README.md);
+3. `rlvr train --algo grpo` with LoRA adapters on the frontier tasks (the whole slice when none
+   is in the band), graded in the Docker sandbox with the answer-extraction rules `rlvr eval`
+   uses (the block that defines the entry point, the closed-fence stop);
+4. `rlvr eval` of the trained model on the same test tasks;
+5. the paired per-task difference (`rlvr eval --compare`'s), its interval and p-value.
 
 The budgets are a CPU's: on 2 cores a GRPO step of 4 tasks x 4 answers takes minutes, so the
 run is short and its held-out slice small. The figure it gives is what one CPU hour moves, with
@@ -40,9 +44,9 @@ def cpu_recipe(quick: bool) -> sc.Recipe:
     if quick:
         return sc.Recipe.quick()
     return sc.Recipe(
-        pool_tasks=64, steps=12, lr=5e-5, warmup_steps=2, group_size=4, prompts_per_step=4,
-        temperature=0.6, max_new_tokens=sc.MAX_NEW_TOKENS["python"], eval_every=0,
-        eval_tasks=0, test_tasks=50, test_samples=2,
+        pool_tasks=128, frontier_k=4, steps=24, lr=5e-5, warmup_steps=2, group_size=4,
+        prompts_per_step=4, temperature=0.6, max_new_tokens=sc.MAX_NEW_TOKENS["python"],
+        eval_every=0, eval_tasks=0, test_tasks=50, test_samples=2,
     )  # fmt: skip
 
 
@@ -66,9 +70,13 @@ class SmolRun(sc.StackRun):
         test = ["--split", "test", "-n", str(r.test_samples), "--n-tasks", str(r.test_tasks)]
         self.stage("eval_before", ["eval", *env, "--model", self.model, *test, *sample,
                                    "--out", str(d / "eval-before")])  # fmt: skip
+        band = ["-k", str(r.frontier_k), "--low", str(r.band[0]), "--high", str(r.band[1])]
+        self.stage("frontier", ["frontier", *env, "--model", self.model, "--split", "train",
+                                "--tasks", str(self.pool_file()), *band, *sample,
+                                "--out", str(d / "frontier.jsonl")])  # fmt: skip
         self.stage("grpo", ["train", *env, "--model", self.model, "--algo", "grpo",
                             "--steps", str(r.steps), "--split", "train",
-                            "--tasks", str(self.pool_file()), *self.grpo_sets(),
+                            "--tasks", str(self.grpo_tasks()), *self.grpo_sets(),
                             "--out", str(d / "grpo")])  # fmt: skip
         self.stage("eval_after", ["eval", *env, "--model", str(d / "grpo"), *test, *sample,
                                   "--out", str(d / "eval-after")])  # fmt: skip
@@ -76,6 +84,8 @@ class SmolRun(sc.StackRun):
     def figures(self) -> dict[str, Any]:
         """Before and after on the held-out slice, the paired test, GRPO's signal, CPU."""
         from rlvr.evaluation.compare import compare_evals
+
+        r = self.recipe
 
         paired, _ = compare_evals(self.dir / "eval-before", self.dir / "eval-after")
         before, after = (
@@ -102,11 +112,16 @@ class SmolRun(sc.StackRun):
             "test": paired.test,
             "train_reward_by_step": rewards,
             "zero_variance_frac_by_step": [x for x in no_signal if x is not None],
+            "frontier_kept": f"{self.kept()}/{r.pool_tasks}",
             "cpu_min": sum(cpu.values()),
             "cpu_min_by_stage": cpu,
             "wall_min": sum(v["wall_s"] for v in self.done.values()) / 60,
             "recipe": self.recipe.model_dump(mode="json"),
         }
+
+    def kept(self) -> int:
+        """Pool tasks the frontier kept."""
+        return sum(1 for line in (self.dir / "frontier.jsonl").open() if line.strip())
 
 
 def table(row: dict[str, Any]) -> str:
@@ -114,11 +129,12 @@ def table(row: dict[str, Any]) -> str:
     r, (lo, hi) = row["recipe"], row["diff_ci95"]
     lora = f"LoRA r={row['lora_rank']}" if row["lora_rank"] else "full"
     return (
-        "| model | GRPO | held-out tasks x answers (T) | pass@1 before [95%] | "
+        "| model | frontier kept | GRPO | held-out tasks x answers (T) | pass@1 before [95%] | "
         "pass@1 after [95%] | after - before [95%] | p (paired) | CPU min |\n"
-        "| --- | --- | --- | --- | --- | --- | --- | --- |\n"
-        f"| {row['model']} | {r['steps']} steps x {r['prompts_per_step']} x "
-        f"{r['group_size']}, {lora} | {row['n_tasks']} x {r['test_samples']} "
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+        f"| {row['model']} | {row['frontier_kept']} | {r['steps']} steps x "
+        f"{r['prompts_per_step']} x {r['group_size']}, {lora} | "
+        f"{row['n_tasks']} x {r['test_samples']} "
         f"({r['temperature']}) | {sc._est(row['before'])} | {sc._est(row['after'])} | "
         f"{row['diff']:+.3f} [{lo:+.3f}, {hi:+.3f}] | {row['p_value']:.2g} | "
         f"{row['cpu_min']:.1f} |\n"

@@ -1,6 +1,6 @@
 """bench/smol_curve.py --quick runs the CPU learning attempt's stages with tiny budgets on
-tiny-code (eval, LoRA GRPO graded in the sandbox, eval, the paired comparison) and writes its
-table, plot and page; a second run resumes every stage instead of redoing it.
+tiny-code (eval, frontier, LoRA GRPO graded in the sandbox, eval, the paired comparison) and
+writes its table, plot and page; a second run resumes every stage instead of redoing it.
 
 It needs Docker and the python image; RLVR_SKIP_DOCKER=1 skips it explicitly. It asserts the
 plumbing, never the learning figures."""
@@ -36,9 +36,9 @@ def test_quick_runs_eval_grpo_eval_and_resumes(tmp_path: Path) -> None:
     assert len(row["train_reward_by_step"]) == row["recipe"]["steps"]
     assert row["cpu_min"] > 0
     stages = json.loads((tmp_path / "python" / "stages.json").read_text())
-    assert set(stages) == {"eval_before", "grpo", "eval_after"}
+    assert set(stages) == {"eval_before", "frontier", "grpo", "eval_after"}
     assert (tmp_path / "smol_curve.png").stat().st_size > 0
     assert "<img src='data:image/png;base64," in (tmp_path / "index.html").read_text()
     again = _run(tmp_path)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert again.stdout.count("done before, skipped") == 3
+    assert again.stdout.count("done before, skipped") == 4
