@@ -7,7 +7,9 @@ Same prompts (synth-python train prompts through the chat template), same sampli
 `SamplingConfig.decoder` differs ("rlvr" or "generate"). After one short warm-up call of each,
 for each batch size the two run interleaved `--repeats` times, so that a load change on a
 shared machine hits both; prints the median tokens/s of each (generated tokens up to each row's
-end, over wall time) and their ratio. `--g` samples G answers per prompt (batch = prompts
+end, over wall time) and their ratio, and the same over this process's CPU time: on a shared
+machine other work stretches wall time by up to 3x between two runs, while CPU time counts
+what the decoding itself cost. `--g` samples G answers per prompt (batch = prompts
 x G), where the loop prefills each prompt once.
 """
 
@@ -54,8 +56,9 @@ def main() -> None:
     print(f"{args.model} on {args.env} train prompts, T={args.temperature}, cap {args.new}, "
           f"fence stop on, G={args.g}, {args.threads} thread(s), {args.dtype}, {args.attn}, "
           f"load average {os.getloadavg()[0]:.1f} at start")  # fmt: skip
-    print("| batch | generate tokens/s | rlvr tokens/s | ratio | tokens per call (gen / rlvr) |")
-    print("| --- | --- | --- | --- | --- |")
+    print("| batch | generate tokens/s | rlvr tokens/s | ratio | generate tokens/CPU s | "
+          "rlvr tokens/CPU s | CPU ratio | tokens per call (gen / rlvr) |")  # fmt: skip
+    print("| --- " * 8 + "|")
     warm = sampling.model_copy(update={"max_new_tokens": 8})
     for decoder in ("generate", "rlvr"):  # one short warm-up call of each
         policy.sample([env.messages(tasks[0])], 1, warm.model_copy(update={"decoder": decoder}))
@@ -64,19 +67,26 @@ def main() -> None:
         n = max(1, batch // args.g)
         prompts = [env.messages(t) for t in tasks[:n]]
         rates: dict[str, list[float]] = {"generate": [], "rlvr": []}
+        per_cpu: dict[str, list[float]] = {"generate": [], "rlvr": []}
         tokens: dict[str, list[int]] = {"generate": [], "rlvr": []}
         for _ in range(args.repeats):
             seed += 1  # both decoders draw from the same seed: one row draws the same tokens
             for decoder in ("generate", "rlvr"):
                 s = sampling.model_copy(update={"decoder": decoder, "seed": seed})
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 groups = policy.sample(prompts, args.g, s)
-                wall = time.perf_counter() - t0
+                wall, cpu = time.perf_counter() - t0, time.process_time() - c0
                 made = sum(len(x.token_ids or []) for group in groups for x in group)
                 rates[decoder].append(made / wall)
+                per_cpu[decoder].append(made / cpu)
                 tokens[decoder].append(made)
         gen, ours = statistics.median(rates["generate"]), statistics.median(rates["rlvr"])
+        cpu_gen, cpu_ours = (
+            statistics.median(per_cpu["generate"]),
+            statistics.median(per_cpu["rlvr"]),
+        )
         print(f"| {n * args.g} | {gen:.1f} | {ours:.1f} | {ours / gen:.2f}x | "
+              f"{cpu_gen:.1f} | {cpu_ours:.1f} | {cpu_ours / cpu_gen:.2f}x | "
               f"{statistics.median(tokens['generate']):.0f} / "
               f"{statistics.median(tokens['rlvr']):.0f} |", flush=True)  # fmt: skip
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
