@@ -31,7 +31,7 @@ from transformers.cache_utils import DynamicCache
 import rlvr
 from rlvr.models import resolve_model
 from rlvr.policies.base import SamplingConfig
-from rlvr.policies.decode import _cache_kw as cache_kw
+from rlvr.policies.decode import cache_arg
 from rlvr.policies.hf import HFPolicy
 
 
@@ -40,12 +40,12 @@ def step_ms(model: torch.nn.Module, batch: int, query: int = 1, repeats: int = 8
     with torch.inference_mode():
         cache = DynamicCache(config=model.config)
         model(input_ids=torch.randint(0, 40000, (batch, 150)), use_cache=True,
-              logits_to_keep=1, **{cache_kw(model): cache})  # fmt: skip
+              logits_to_keep=1, **{cache_arg(model): cache})  # fmt: skip
         times = []
         for _ in range(repeats):
             ids = torch.randint(0, 40000, (batch, query))
             t0 = time.perf_counter()
-            model(input_ids=ids, use_cache=True, **{cache_kw(model): cache})
+            model(input_ids=ids, use_cache=True, **{cache_arg(model): cache})
             times.append(time.perf_counter() - t0)
             cache.crop(-query)
     return statistics.median(times[2:]) * 1000

@@ -50,11 +50,6 @@ def cpu_recipe(quick: bool) -> sc.Recipe:
     )  # fmt: skip
 
 
-def value(metrics: dict[str, Any], name: str) -> Any:
-    """A step's figure by its name, whatever prefix the learner's log gives it."""
-    return next((v for k, v in metrics.items() if k.split("/")[-1] == name), None)
-
-
 class SmolRun(sc.StackRun):
     """synth-python from a pretrained model: eval -> GRPO (LoRA) -> eval."""
 
@@ -84,6 +79,7 @@ class SmolRun(sc.StackRun):
     def figures(self) -> dict[str, Any]:
         """Before and after on the held-out slice, the paired test, GRPO's signal, CPU."""
         from rlvr.evaluation.compare import compare_evals
+        from rlvr.report import read_metrics, series
 
         r = self.recipe
 
@@ -93,13 +89,7 @@ class SmolRun(sc.StackRun):
             for name in ("eval-before", "eval-after")
         )
         cpu = {k: (v["process_cpu_s"] + v["container_cpu_s"]) / 60 for k, v in self.done.items()}
-        metrics = [
-            json.loads(line)
-            for line in (self.dir / "grpo" / "metrics.jsonl").read_text().splitlines()
-            if line.strip()
-        ]
-        rewards = [value(m, "reward_mean") for m in metrics if value(m, "reward_mean") is not None]
-        no_signal = [value(m, "zero_variance_frac") for m in metrics]
+        metrics = read_metrics(self.dir / "grpo")
         return {
             "model": self.model,
             "lora_rank": self.lora_rank,
@@ -110,8 +100,8 @@ class SmolRun(sc.StackRun):
             "diff_ci95": paired.ci95,
             "p_value": paired.p_value,
             "test": paired.test,
-            "train_reward_by_step": rewards,
-            "zero_variance_frac_by_step": [x for x in no_signal if x is not None],
+            "train_reward_by_step": series(metrics, "reward_mean")[1],
+            "zero_variance_frac_by_step": series(metrics, "zero_variance_frac")[1],
             "frontier_kept": f"{self.kept()}/{r.pool_tasks}",
             "cpu_min": sum(cpu.values()),
             "cpu_min_by_stage": cpu,
@@ -171,19 +161,12 @@ def plot(row: dict[str, Any], path: Path) -> Path:
 
 def page(row: dict[str, Any], png: Path, command: str) -> Path:
     """OUT/index.html: the command, the table and the embedded PNG."""
-    import base64
     import html
 
-    image = base64.b64encode(png.read_bytes()).decode()
-    text = (
-        "<!doctype html><meta charset='utf-8'><title>rlvr: SmolLM2 GRPO on a CPU</title>"
-        f"<h1>SmolLM2 on synth-python: GRPO on a CPU</h1><p><code>{html.escape(command)}</code>"
-        f"</p><pre>{html.escape(table(row))}</pre>"
-        f"<p><img src='data:image/png;base64,{image}'></p>"
-    )
-    path = png.with_name("index.html")
-    path.write_text(text, encoding="utf-8")
-    return path
+    return sc.write_page(
+        png, "rlvr: SmolLM2 GRPO on a CPU", "SmolLM2 on synth-python: GRPO on a CPU", command,
+        f"<pre>{html.escape(table(row))}</pre>",
+    )  # fmt: skip
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

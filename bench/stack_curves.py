@@ -405,21 +405,29 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path:
 
 def page(rows: list[dict[str, Any]], png: Path, command: str) -> Path:
     """OUT/index.html: the table and the embedded PNG."""
-    import base64
-    import html
-
     cells = "".join(
         f"<tr><td>synth-{r['stack']}</td><td>{_est(r['sft'])}</td><td>{_est(r['grpo'])}</td>"
         f"<td>{r['diff']:+.3f}</td><td>{r['p_value']:.2g}</td><td>{r['cpu_min']:.1f}</td></tr>"
         for r in rows
     )
+    return write_page(
+        png, "rlvr: learning per stack", "Held-out pass@1 per stack: SFT warm start, then GRPO",
+        command,
+        "<table border=1 cellpadding=4><tr><th>stack</th><th>after SFT [95%]</th>"
+        "<th>after GRPO [95%]</th><th>GRPO - SFT</th><th>p</th><th>CPU min</th></tr>"
+        f"{cells}</table>",
+    )  # fmt: skip
+
+
+def write_page(png: Path, title: str, heading: str, command: str, body: str) -> Path:
+    """PNG's folder/index.html: a heading, the bench's command, `body` and the embedded PNG."""
+    import base64
+    import html
+
     image = base64.b64encode(png.read_bytes()).decode()
     text = (
-        "<!doctype html><meta charset='utf-8'><title>rlvr: learning per stack</title>"
-        "<h1>Held-out pass@1 per stack: SFT warm start, then GRPO</h1>"
-        f"<p><code>{html.escape(command)}</code></p><table border=1 cellpadding=4>"
-        "<tr><th>stack</th><th>after SFT [95%]</th><th>after GRPO [95%]</th>"
-        f"<th>GRPO - SFT</th><th>p</th><th>CPU min</th></tr>{cells}</table>"
+        f"<!doctype html><meta charset='utf-8'><title>{html.escape(title)}</title>"
+        f"<h1>{html.escape(heading)}</h1><p><code>{html.escape(command)}</code></p>{body}"
         f"<p><img src='data:image/png;base64,{image}'></p>"
     )
     path = png.with_name("index.html")

@@ -57,7 +57,8 @@ class Decoded:
     stopped_at: torch.Tensor | None
 
 
-def _cache_kw(model: PreTrainedModel) -> str:
+def cache_arg(model: PreTrainedModel) -> str:
+    """The forward's keyword for the KV cache (bench/cpu_decode_options.py calls it too)."""
     # transformers 5.24 renamed the forward's `past_key_values` to `cache`
     return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
 
@@ -100,7 +101,7 @@ def decode(
     device = model.device
     prompts, width = input_ids.shape
     rows = prompts * g
-    cache_kw = _cache_kw(model)
+    cache_kw = cache_arg(model)
     ids = input_ids.to(device)
     mask = mask.to(device)
     pos = (mask.long().cumsum(-1) - 1).clamp(min=0)
