@@ -8,6 +8,7 @@ entry-point group of installed packages (a factory or a manifest folder), and ma
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 from collections.abc import Callable
 from importlib.metadata import entry_points
@@ -183,13 +184,21 @@ def _episode_spec(manifest: Manifest, folder: Path) -> EpisodeSpec | None:
 
 
 def _describer(manifest: Manifest, folder: Path) -> Callable[[], dict[str, Any]] | None:
-    """The task loader module's `describe(**args)`, when it has one (coverage notes)."""
+    """The loader module's describer for this loader (coverage notes): `describe_<loader>` when
+    the module has one, else `describe` when it takes the loader's arguments."""
     spec = manifest.tasks
     if spec.loader is None:
         return None
-    module = _import_object(spec.loader, str(folder / MANIFEST_NAME)).__module__
-    fn = getattr(importlib.import_module(module), "describe", None)
-    return (lambda: fn(**spec.args)) if callable(fn) else None
+    loader = _import_object(spec.loader, str(folder / MANIFEST_NAME))
+    module = importlib.import_module(loader.__module__)
+    fn = getattr(module, f"describe_{loader.__name__}", None) or getattr(module, "describe", None)
+    if not callable(fn):
+        return None
+    try:
+        inspect.signature(fn).bind(**spec.args)
+    except TypeError:
+        return None
+    return lambda: fn(**spec.args)
 
 
 def validate_env_folder(folder: Path | str) -> Environment:

@@ -6,7 +6,12 @@ runs as the agent's uid under the sandbox's per-job limits (deadline, output cap
 no network); when it ends, every process it started is killed. After the last turn the
 environment's terminal grader runs the task's tests in the same container, as a uid the agent
 never had, on a snapshot of /app (rlvr/graders/terminal.py). The episode's answer, kept in the
-store, is the agent's actions as one shell script, so `rlvr grade` can replay it.
+store, is the agent's actions as one shell script, each command kept as data, so `rlvr grade`
+replays exactly what ran.
+
+A Harbor task (rlvr/tasksets/harbor.py) gets a container of its own image instead
+(rlvr.sandbox.harbor_box): the same tools act as the image's USER in its WORKDIR, processes
+the agent leaves keep running (as in Harbor), and Harbor's verifier judges.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from typing import TYPE_CHECKING
 from rlvr.graders.terminal import TerminalGrader
 from rlvr.sandbox.docker import InfraFailure
 from rlvr.sandbox.episode import EpisodeBox
+from rlvr.sandbox.harbor_box import HarborBox
+from rlvr.sandbox.task_images import TaskImageError
 from rlvr.types import Observation, Task, ToolCall, Verdict
 
 if TYPE_CHECKING:
@@ -38,9 +45,12 @@ class TerminalSession:
         self.default_timeout = float(task.meta.get("agent_timeout_s", 30))
         self.actions: list[str] = []
         self.failure: str | None = None
-        self.box: EpisodeBox | None = None
+        self.unrunnable: str | None = None
+        self.box: EpisodeBox | HarborBox | None = None
         try:
             self.box = self.grader.open_box(task)
+        except TaskImageError as e:  # the task's image cannot be had: the task's failure
+            self.unrunnable = self.failure = str(e)
         except InfraFailure as e:
             self.failure = str(e)
 
@@ -56,7 +66,7 @@ class TerminalSession:
             self.failure = str(e)
             return Observation(tool=call.name, content="the sandbox failed", error=True)
 
-    def _call(self, box: EpisodeBox, call: ToolCall) -> Observation:
+    def _call(self, box: EpisodeBox | HarborBox, call: ToolCall) -> Observation:
         args = call.arguments
         if call.name == "bash":
             timeout = min(float(args.get("timeout_s", self.default_timeout)), MAX_COMMAND_S)
@@ -72,7 +82,9 @@ class TerminalSession:
             return Observation(tool="read_file", content=str(r.get("content", "")) + cut)
         if call.name == "write_file":
             data = base64.b64encode(args["content"].encode()).decode()
-            self.actions.append(f"printf %s {data} | base64 -d > {shlex.quote(args['path'])}")
+            path = shlex.quote(args["path"])
+            self.actions.append(f'mkdir -p -- "$(dirname -- {path})" && '
+                                f"printf %s {data} | base64 -d > {path}")  # fmt: skip
             r = box.write(args["path"], args["content"])
             if not r.get("ok"):
                 return Observation(tool="write_file", content=str(r.get("problem")), error=True)
@@ -82,9 +94,12 @@ class TerminalSession:
         return Observation(tool=call.name, content=f"{call.name} is not offered here", error=True)
 
     def answer(self) -> str:
-        return "\n".join(f"( cd /app && {a}\n)" for a in self.actions)
+        return actions_script(self.actions, self.box.workdir if isinstance(self.box, HarborBox)
+                              else "/app")  # fmt: skip
 
     def verdict(self) -> Verdict | None:
+        if self.unrunnable is not None:
+            return Verdict.error("grader_error", f"the task cannot run here: {self.unrunnable}")
         if self.failure is not None or self.box is None:
             return Verdict.error("infra_error", f"the episode's sandbox failed: {self.failure}")
         return self.grader.judge(self.box, self.task)
@@ -92,6 +107,17 @@ class TerminalSession:
     def close(self) -> None:
         if self.box is not None:
             self.box.close()
+
+
+def actions_script(actions: list[str], workdir: str) -> str:
+    """The agent's actions as one script that runs each exactly as the episode did: every
+    command is data (base64) handed to its own `bash -c` in the workdir, so no text in one
+    command (a stray `)`, a heredoc) can change how the next is read."""
+    lines = []
+    for action in actions:
+        data = base64.b64encode(action.encode()).decode()
+        lines.append(f'(cd {shlex.quote(workdir)} && bash -c "$(printf %s {data} | base64 -d)")')
+    return "\n".join(lines)
 
 
 def _bash_text(r: dict, timeout: float) -> str:

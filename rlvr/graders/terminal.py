@@ -10,6 +10,7 @@ judge's report is plain data from a uid the agent never had (sandbox/runner/epis
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -21,8 +22,11 @@ from rlvr.graders.base import register_grader
 from rlvr.manifest import format_validation_error
 from rlvr.sandbox.docker import InfraFailure
 from rlvr.sandbox.episode import EpisodeBox, workspace_files
+from rlvr.sandbox.harbor_box import HarborBox, folder_files, parse_ctrf
 from rlvr.sandbox.spec import SandboxSpec, load_spec
-from rlvr.types import Task, TestOutcome, Verdict
+from rlvr.sandbox.task_images import TaskImageError, task_image
+from rlvr.sandbox.toolbox import require as require_toolbox
+from rlvr.types import Flag, Task, TestOutcome, Verdict
 
 SCRIPT_TIMEOUT_S = 600.0
 
@@ -69,6 +73,17 @@ class TerminalOptions(BaseModel):
     env_dir: str | None = None
     reward: Literal["all_pass", "fraction"] = "all_pass"
     output_limit_kb: int = Field(default=16, ge=1, le=1024, description="Per bash call.")
+    toolbox: bool = Field(default=True, description="Harbor mode: the offline test toolbox on "
+                          "the verifier's PATH (rlvr.sandbox.toolbox).")  # fmt: skip
+
+    def toolbox_dir(self) -> Path | None:
+        return require_toolbox() if self.toolbox else None
+
+    @staticmethod
+    def build_log(line: str) -> None:
+        """A task image's build steps on stderr (the first episode of a task builds it)."""
+        if line.startswith(("Step ", "built ")):
+            print(f"  [image] {line[:160]}", file=sys.stderr, flush=True)
 
 
 class _Report(BaseModel):
@@ -97,12 +112,15 @@ class TerminalGrader:
     def extract(self, completion: str) -> str:
         return completion
 
-    def open_box(self, task: Task) -> EpisodeBox:
-        """A fresh container with the task's workspace laid out and its setup run."""
+    def open_box(self, task: Task) -> EpisodeBox | HarborBox:
+        """A fresh container with the task laid out: rlvr's own tasks get the environment's
+        image with the workspace and setup.sh; Harbor tasks their own image (built once)."""
+        if task.meta.get("judge") == "harbor":
+            return self._open_harbor(task)
         folder = Path(task.meta["task_dir"])
         files, executable = environment_files(task)
         setup = folder / "environment" / "setup.sh"
-        box = EpisodeBox(self.spec, harbor=task.meta.get("judge") == "harbor")
+        box = EpisodeBox(self.spec)
         try:
             opened = box.open(files, executable,
                               setup.read_text("utf-8") if setup.is_file() else None,
@@ -115,10 +133,16 @@ class TerminalGrader:
             raise
         return box
 
-    def judge(self, box: EpisodeBox, task: Task) -> Verdict:
+    def _open_harbor(self, task: Task) -> HarborBox:
+        """The task's image (TaskImageError when it cannot be had) and one container of it."""
+        image = task_image(task, self.options.build_log)
+        return HarborBox(image, self.spec, task.meta, self.options.toolbox_dir(),
+                         network=bool(task.meta.get("network")))  # fmt: skip
+
+    def judge(self, box: EpisodeBox | HarborBox, task: Task) -> Verdict:
         """Run the task's tests on what the episode left in `box` (after its processes)."""
         timeout = float(task.meta.get("verifier_timeout_s", 120))
-        if task.meta.get("judge") == "harbor":
+        if isinstance(box, HarborBox):
             return self._judge_harbor(box, task, timeout)
         try:
             r = box.judge(test_files(task), "test.py", timeout)
@@ -149,34 +173,52 @@ class TerminalGrader:
         reason = f"{passed}/{n} tests passed; {first.name}: {first.message[:300]}"
         return Verdict.score(value, reason, passed=False, tests=tests, cause="tests_failed")
 
-    def _judge_harbor(self, box: EpisodeBox, task: Task, timeout: float) -> Verdict:
-        """Harbor's tests/test.sh and its reward file (the weaker mode; rlvr.tasksets.terminal)."""
+    def _judge_harbor(self, box: HarborBox, task: Task, timeout: float) -> Verdict:
+        """Harbor's verifier and reward file (the weaker mode; rlvr/sandbox/harbor_box.py)."""
+        folder = Path(task.meta["task_dir"]) / "tests"
         try:
-            r = box.judge_harbor(test_files(task), timeout)
+            r = box.verify(folder_files(folder), timeout, dict(task.meta.get("verifier_env") or {}),
+                           toolbox=self.options.toolbox_dir() is not None)  # fmt: skip
         except InfraFailure as e:
             return Verdict.error("infra_error", f"the verifier could not run: {e}")
-        if "error" in r:
-            return Verdict.error("grader_error", f"terminal verifier: {str(r['error'])[:300]}")
         tail = str(r.get("output", ""))[-300:]
+        tests = [TestOutcome(visibility="hidden", **t) for t in parse_ctrf(r.get("ctrf"))]
+        flags = [Flag(kind="test_runner_shadow" if f.startswith("test-runner") else
+                      "verifier_paths_written", evidence=str(f)[:300])
+                 for f in r.get("flags", [])]  # fmt: skip
+        note = f" [flags: {'; '.join(f.evidence for f in flags)}]" if flags else ""
         if r.get("timed_out"):
-            return Verdict.reject("the verifier passed its deadline", cause="timeout")
+            return Verdict.reject(f"the verifier passed its deadline{note}", cause="timeout")
         value = _harbor_reward(r.get("reward_file"), str(r.get("reward_text", "")))
         if value is None:
-            return Verdict.reject(f"the verifier wrote no reward: {tail}", cause="no_test_ran")
+            return Verdict.reject(f"the verifier wrote no reward{note}: {tail}",
+                                  cause="no_test_ran")  # fmt: skip
         if value >= 1.0:
-            return Verdict.score(1.0, "the verifier's reward is 1")
-        return Verdict.score(max(0.0, value), f"the verifier's reward is {value:g}: {tail}",
-                             passed=False, cause="tests_failed")  # fmt: skip
+            return Verdict.score(1.0, f"the verifier's reward is 1{note}", tests=tests,
+                                 flags=flags)  # fmt: skip
+        return Verdict.score(max(0.0, value), f"the verifier's reward is {value:g}{note}: {tail}",
+                             passed=False, cause="tests_failed", tests=tests,
+                             flags=flags)  # fmt: skip
 
     def run_script(self, task: Task, script: str) -> Verdict:
-        """Replay an agent's actions (a shell script) in a fresh container, then judge."""
+        """Replay an agent's actions (a shell script) in a fresh container, then judge.
+
+        For a Harbor task the task's own reference (solve.sh's text) runs as Harbor's oracle:
+        the whole solution/ folder at /solution, then `bash /solution/solve.sh`."""
         try:
             box = self.open_box(task)
+        except TaskImageError as e:
+            return Verdict.error("grader_error", f"the task cannot run here: {e}")
         except InfraFailure as e:
             return Verdict.error("infra_error", str(e))
         try:
-            if script.strip():
-                box.bash(script, SCRIPT_TIMEOUT_S, self.options.output_limit_kb << 10)
+            limit = self.options.output_limit_kb << 10
+            if isinstance(box, HarborBox) and task.reference and script == task.reference:
+                solution = folder_files(Path(task.meta["task_dir"]) / "solution")
+                env = dict(task.meta.get("solution_env") or {})
+                box.oracle(solution, float(task.meta.get("agent_timeout_s", 600)), limit, env)
+            elif script.strip():
+                box.bash(script, SCRIPT_TIMEOUT_S, limit)
             return self.judge(box, task)
         except InfraFailure as e:
             return Verdict.error("infra_error", str(e))

@@ -20,6 +20,7 @@ translator's reason, for `rlvr envs show`.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -167,6 +168,16 @@ def describe(
         "untranslated": left,
         "missing_references": no_ref,
     }
+
+
+def describe_load_many(sources: list[dict[str, Any]]) -> dict[str, Any]:
+    """`describe` of each source of `load_many`, under the source's path."""
+    out: dict[str, Any] = {}
+    for source in sources:
+        args = {k: v for k, v in source.items() if k != "split"}
+        keep = set(inspect.signature(describe).parameters)
+        out[str(args.get("path"))] = describe(**{k: v for k, v in args.items() if k in keep})
+    return out
 
 
 def load_many(sources: list[dict[str, Any]]) -> list[Task]:

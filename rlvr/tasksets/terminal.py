@@ -8,33 +8,30 @@
     <task>/solution/solve.sh      the reference: run as the agent, through the bash tool
     <task>/tests/test.py          `test_*(ws)` checks, run by the judge after the episode
 
-A folder of Harbor tasks (Terminal-Bench 2) loads as it is, with two judges:
+A folder may mix rlvr's own tasks with tasks in Harbor's layout, each with its own judge:
 
-- `tests/test.py` present: rlvr's judge. `test_*(ws)` functions run as a uid the agent never
-  had, on a snapshot of /app taken after the agent's processes are gone (the strong mode).
-- only Harbor's `tests/test.sh`: the tests are copied into `/tests` after the agent's processes
-  are gone and `bash /tests/test.sh` runs in /app as a verifier uid the agent never had; its
-  reward is `/logs/verifier/reward.txt` (a number) or `reward.json` (`{"reward": x}`). Weaker:
-  the verifier runs the agent's code under its own uid, so that code could write the reward
-  file; and offline, a test.sh that installs packages (pip, uv, apt) fails.
+- `tests/test.py` present: rlvr's judge (the strong mode). The task runs in the environment's
+  image; its Dockerfile may hold only `FROM` that image, `WORKDIR /app` and `COPY` into /app.
+  `test_*(ws)` functions run as a uid the agent never had, on a snapshot of /app taken after
+  the agent's processes are gone.
+- only Harbor's `tests/test.sh`: Harbor mode (rlvr/tasksets/harbor.py, the weaker mode): the
+  task's own image, Harbor's order of events and its reward file (sandbox/SECURITY.md).
 
-Read of task.toml: `[metadata]` category, difficulty and split, `[agent].timeout_sec` (the
-default per command), `[verifier].timeout_sec`. Not read: `[environment]` resources (the
-environment's `[sandbox]` limits apply), network access (never), services, GPUs. Read of
-environment/Dockerfile: `FROM` (must be the environment's image), `WORKDIR /app`, and
-`COPY`/`ADD` of the task's files into /app; anything else is refused (rlvr builds no image per
-task and pulls none).
+A task that cannot run here is refused alone, with its reason and fix (printed once, and listed
+by `describe`); the rest of the folder loads.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
 
 from rlvr.errors import RlvrError
 from rlvr.tasksets.functions import resolve
+from rlvr.tasksets.harbor import Refusal, load_harbor_task
 from rlvr.types import Task
 
 FROM_LINE = re.compile(r"^\s*FROM\s+(\S+)\s*$", re.I)
@@ -82,18 +79,13 @@ def read_dockerfile(folder: Path, image: str) -> list[tuple[str, str]]:
 
 
 def load_task(folder: Path, image: str) -> Task:
-    """One task folder as a Task (`reference`: the solution script)."""
+    """One task folder of rlvr's own (tests/test.py) as a Task (`reference`: solve.sh)."""
     toml = folder / "task.toml"
     meta: dict[str, Any] = tomllib.loads(toml.read_text("utf-8")) if toml.is_file() else {}
     instruction = folder / "instruction.md"
-    harbor = not (folder / "tests" / "test.py").is_file()
-    tests = folder / "tests" / ("test.sh" if harbor else "test.py")
-    for need in (instruction, tests):
-        if not need.is_file():
-            raise RlvrError(
-                f"terminal task {folder.name}: {need.name} is missing",
-                f"add {need.relative_to(folder)} (see rlvr/tasksets/terminal.py)",
-            )
+    if not instruction.is_file():
+        raise RlvrError(f"terminal task {folder.name}: instruction.md is missing",
+                        "add instruction.md (see rlvr/tasksets/terminal.py)")  # fmt: skip
     copies = read_dockerfile(folder, image)
     solution = folder / "solution" / "solve.sh"
     info = meta.get("metadata", {})
@@ -107,20 +99,69 @@ def load_task(folder: Path, image: str) -> Task:
             "difficulty": str(info.get("difficulty", "")),
             "agent_timeout_s": float(meta.get("agent", {}).get("timeout_sec", 30)),
             "verifier_timeout_s": float(meta.get("verifier", {}).get("timeout_sec", 120)),
-            "judge": "harbor" if harbor else "rlvr",
+            "judge": "rlvr",
             "copies": copies,
             **({"split": info["split"]} if info.get("split") in ("train", "test") else {}),
         },
     )
 
 
-def load_tasks(path: str, image: str = "rlvr-terminal:bookworm") -> list[Task]:
-    """Every task folder under `path` (relative to the bundled datasets/, or absolute)."""
+def _task_folders(path: str) -> list[Path]:
     root = resolve(path)
     if not root.is_dir():
         raise RlvrError(
             f"terminal tasks folder {root} does not exist",
             "point [tasks] args.path at a folder of task folders",
         )
-    folders = sorted(p for p in root.iterdir() if p.is_dir() and (p / "instruction.md").exists())
-    return [load_task(f, image) for f in folders]
+    return sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def load_all(path: str, image: str = "rlvr-terminal:bookworm",
+             allow_network: bool = False) -> tuple[list[Task], list[Refusal]]:  # fmt: skip
+    """Every task folder under `path` that can run here, and one Refusal per task that cannot."""
+    tasks: list[Task] = []
+    refused: list[Refusal] = []
+    for folder in _task_folders(path):
+        try:
+            if (folder / "tests" / "test.py").is_file():
+                tasks.append(load_task(folder, image))
+            elif (folder / "tests" / "test.sh").is_file() or (folder / "task.toml").is_file():
+                tasks.append(load_harbor_task(folder, allow_network))
+            elif (folder / "instruction.md").is_file():
+                raise Refusal(folder.name, "no tests/test.py (rlvr's judge) or tests/test.sh "
+                              "(Harbor's verifier)", "add the task's tests")  # fmt: skip
+        except Refusal as r:
+            refused.append(r)
+        except RlvrError as e:
+            refused.append(Refusal(folder.name, e.message, e.fix or "fix the task folder"))
+    return tasks, refused
+
+
+_told: set[tuple[str, str]] = set()
+
+
+def load_tasks(path: str, image: str = "rlvr-terminal:bookworm",
+               allow_network: bool = False) -> list[Task]:  # fmt: skip
+    """Every task under `path` (relative to the bundled datasets/, or absolute) that can run
+    here; each refused task is one line on stderr (once per process) with its reason and fix."""
+    tasks, refused = load_all(path, image, allow_network)
+    for r in refused:
+        if (path, r.task) not in _told:
+            _told.add((path, r.task))
+            print(f"refused terminal task {r.task}: {r.reason}; {r.fix}", file=sys.stderr)
+    if not tasks and refused:
+        raise RlvrError(f"none of the {len(refused)} task folders under {path} can run here "
+                        f"(first: {refused[0]})", "see the refusal of each task above")  # fmt: skip
+    return tasks
+
+
+def describe(path: str, image: str = "rlvr-terminal:bookworm",
+             allow_network: bool = False) -> dict[str, Any]:  # fmt: skip
+    """What `rlvr envs show` prints: the judges in use and every refused task with its reason."""
+    tasks, refused = load_all(path, image, allow_network)
+    judges = sorted({str(t.meta.get("judge")) for t in tasks})
+    return {
+        "judges": judges,
+        "loaded": len(tasks),
+        "refused": [{"task": r.task, "reason": r.reason, "fix": r.fix} for r in refused],
+    }

@@ -1,0 +1,306 @@
+"""Harbor mode: one container of the task's own image for one episode, in Harbor's order of events.
+
+Harbor (the runner of Terminal-Bench 2) builds the task's image, keeps one container for the
+whole trial, runs the agent's commands with `exec` as the image's USER in its WORKDIR, uploads
+solution/ to /solution for the oracle, copies tests/ to /tests after the agent, runs test.sh as
+`[verifier].user` (root unless the task says otherwise) in the same container, and reads
+/logs/verifier/reward.txt or reward.json. `HarborBox` does the same against the local Docker
+Engine, with rlvr's limits around it: no network unless the user allows it, memory and CPUs
+from task.toml capped by the environment's [sandbox], a pids and per-file size limit, a
+deadline on every exec, and the offline test toolbox (rlvr.sandbox.toolbox) on the verifier's
+PATH. It is the weaker judge (sandbox/SECURITY.md): the verifier runs where the agent ran.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shlex
+import socket
+import tarfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rlvr.sandbox.client import get_client, pool_labels
+from rlvr.sandbox.container import InfraFailure
+from rlvr.sandbox.spec import SandboxSpec
+from rlvr.sandbox.toolbox import MOUNT, VERIFIER_ENV
+
+EXEC_MARGIN_S = 10.0
+KILL_AFTER_S = 2
+REWARD_CAP = 64 << 10
+CTRF_CAP = 1 << 20
+DROPPED_CAPS = ["NET_RAW", "MKNOD", "AUDIT_WRITE", "SETFCAP"]
+SHADOWS = ("pytest.py", "conftest.py", "sitecustomize.py", "usercustomize.py", "_pytest")
+"""Names in the workspace that would run the agent's code inside a test runner."""
+BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+@dataclass
+class Exec:
+    """One command's result: exit code (None when stopped), output (capped), its full size."""
+
+    exit_code: int | None
+    output: bytes
+    output_bytes: int
+    timed_out: bool
+
+
+def tar_of(files: dict[str, bytes], mode: int = 0o644, uid: int = 0) -> bytes:
+    """A tar of {relative path: bytes}; `*.sh` files executable."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for rel, data in sorted(files.items()):
+            info = tarfile.TarInfo(rel)
+            info.size, info.uid, info.gid = len(data), uid, uid
+            info.mode = 0o755 if rel.endswith(".sh") else mode
+            info.mtime = int(time.time())
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def folder_files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+class HarborBox:
+    """A container of a Harbor task's image, kept for one episode; every method is one exec
+    (InfraFailure when the daemon or the container fails, never for what the agent did)."""
+
+    def __init__(self, image: str, spec: SandboxSpec, meta: dict[str, Any],
+                 toolbox: Path | None, network: bool = False) -> None:  # fmt: skip
+        from docker.types import Ulimit
+
+        client = get_client()
+        config = client.images.get(image).attrs.get("Config") or {}
+        self.user = str(meta.get("agent_user") or config.get("User") or "root")
+        self.workdir = str(meta.get("workdir") or config.get("WorkingDir") or "/")
+        self.verifier_user = str(meta.get("verifier_user") or "root")
+        image_env = dict(e.split("=", 1) for e in config.get("Env") or [] if "=" in e)
+        self.path = image_env.get("PATH", BASE_PATH)
+        self.env = {**{str(k): str(v) for k, v in (meta.get("env") or {}).items()}}
+        memory = min(int(meta.get("memory_mb") or spec.memory_mb), spec.memory_mb)
+        cpus = min(float(meta.get("cpus") or spec.cpus), spec.cpus)
+        volumes = {str(toolbox): {"bind": MOUNT, "mode": "ro"}} if toolbox else {}
+        self.closed = False
+        try:
+            self.obj = client.containers.run(
+                image, ["infinity"], entrypoint=["sleep"], detach=True, init=True,
+                network_mode="bridge" if network else "none", hostname="sandbox",
+                environment=self.env, cap_drop=DROPPED_CAPS,
+                security_opt=["no-new-privileges"], mem_limit=f"{memory}m",
+                memswap_limit=f"{memory}m", pids_limit=spec.pids_limit,
+                nano_cpus=int(cpus * 1e9), volumes=volumes, working_dir=self.workdir,
+                labels={**pool_labels(), "rlvr.image": image, "rlvr.mode": "harbor"},
+                ulimits=[Ulimit(name="nofile", soft=spec.nofile, hard=spec.nofile),
+                         Ulimit(name="fsize", soft=spec.fsize_mb << 20,
+                                hard=spec.fsize_mb << 20)],
+            )  # fmt: skip
+        except Exception as e:
+            raise InfraFailure(f"could not start a container of {image!r}: {e}") from None
+        self.id: str = self.obj.id
+        try:
+            r = self.root(
+                "mkdir -p /logs/agent /logs/verifier && chmod 777 /logs/agent && "
+                "command -v bash >/dev/null && command -v timeout >/dev/null"
+            )
+        except BaseException:
+            self.close()
+            raise
+        if r.exit_code != 0:
+            self.close()
+            raise InfraFailure(f"image {image!r} lacks bash or timeout, which Harbor mode runs "
+                               f"commands with: {r.output[-300:]!r}")  # fmt: skip
+
+    def exec(self, argv: list[str], user: str, timeout: float, cap: int = 1 << 20,
+             stdin: bytes | None = None, workdir: str | None = None,
+             env: dict[str, str] | None = None) -> Exec:  # fmt: skip
+        """argv under `timeout -k 2 T` (its process group is killed at T); output capped.
+
+        A process that outlives the command and keeps its output open (a server started in
+        the background without redirection) cannot hold the call: the read stops at the
+        deadline and the command counts as timed out; Harbor mode leaves such processes running.
+        """
+        from docker.errors import DockerException
+        from docker.utils.socket import frames_iter
+
+        api = get_client().api
+        wrapped = ["timeout", "-k", str(KILL_AFTER_S), f"{max(timeout, 0.1):g}", *argv]
+        out = bytearray()
+        total = 0
+        stopped = False
+        try:
+            made = api.exec_create(self.id, wrapped, stdin=stdin is not None, user=user,
+                                   workdir=workdir or self.workdir, environment=env)  # fmt: skip
+            eid = made["Id"]
+            sock = api.exec_start(eid, socket=True)
+            raw = getattr(sock, "_sock", sock)
+            deadline = time.monotonic() + timeout + KILL_AFTER_S + EXEC_MARGIN_S
+            raw.settimeout(max(1.0, deadline - time.monotonic()))
+            if stdin is not None:
+                raw.sendall(stdin)
+                raw.shutdown(socket.SHUT_WR)
+            try:
+                for _stream, chunk in frames_iter(sock, tty=False):
+                    total += len(chunk)
+                    if len(out) < cap:
+                        out.extend(chunk[: cap - len(out)])
+                    if time.monotonic() > deadline:
+                        stopped = True
+                        break
+                    raw.settimeout(max(0.1, deadline - time.monotonic()))
+            except TimeoutError:
+                stopped = True
+            with contextlib.suppress(Exception):
+                sock.close()
+            info = api.exec_inspect(eid)
+        except (OSError, DockerException) as e:
+            raise InfraFailure(f"docker exec failed: {e}") from None
+        code = None if info.get("Running") else info.get("ExitCode")
+        timed_out = stopped or code in (124, 137)
+        return Exec(None if stopped else code, bytes(out), total, timed_out)
+
+    def root(self, script: str, timeout: float = 30) -> Exec:
+        return self.exec(["sh", "-c", script], "root", timeout, workdir="/")
+
+    # the agent's tools -------------------------------------------------------------------
+    def bash(self, command: str, timeout: float, output_limit: int) -> dict[str, Any]:
+        r = self.exec(["bash", "-c", command], self.user, timeout, output_limit)
+        return {"exit_code": r.exit_code, "output": r.output.decode("utf-8", "replace"),
+                "output_bytes": r.output_bytes, "timed_out": r.timed_out,
+                "oom": self.oom_killed() if r.exit_code == 137 else False}  # fmt: skip
+
+    def read(self, path: str, limit: int) -> dict[str, Any]:
+        r = self.exec(["head", "-c", str(limit + 1), "--", path], self.user, 30, limit + 4096)
+        if r.exit_code != 0:
+            return {"ok": False, "problem": r.output.decode("utf-8", "replace")[-500:].strip()}
+        return {"ok": True, "content": r.output[:limit].decode("utf-8", "replace"),
+                "cut": len(r.output) > limit}  # fmt: skip
+
+    def write(self, path: str, content: str) -> dict[str, Any]:
+        script = 'mkdir -p -- "$(dirname -- "$1")" && cat > "$1"'
+        r = self.exec(["sh", "-c", script, "write", path], self.user, 30, 4096,
+                      stdin=content.encode())  # fmt: skip
+        if r.exit_code != 0:
+            return {"ok": False, "problem": r.output.decode("utf-8", "replace")[-500:].strip()}
+        return {"ok": True}
+
+    # Harbor's phases ---------------------------------------------------------------------
+    def upload(self, files: dict[str, bytes], dest: str, mode: str = "755") -> None:
+        """Write files under `dest` (created fresh, root's, `mode`)."""
+        r = self.root(f"rm -rf {shlex.quote(dest)} && mkdir -p {shlex.quote(dest)} && "
+                      f"chmod {mode} {shlex.quote(dest)}")  # fmt: skip
+        if r.exit_code != 0:
+            raise InfraFailure(f"cannot create {dest}: {r.output[-300:]!r}")
+        try:
+            self.obj.put_archive(dest, tar_of(files))
+        except Exception as e:
+            raise InfraFailure(f"cannot copy files to {dest}: {e}") from None
+
+    def oracle(self, solution: dict[str, bytes], timeout: float, output_limit: int,
+               env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
+        """Harbor's oracle agent: solution/ at /solution, solve.sh run as the agent."""
+        self.upload(solution, "/solution")
+        r = self.exec(["bash", "/solution/solve.sh"], self.user, timeout, output_limit,
+                      env={"DEBIAN_FRONTEND": "noninteractive", **env})  # fmt: skip
+        return {"exit_code": r.exit_code, "output": r.output.decode("utf-8", "replace"),
+                "timed_out": r.timed_out}  # fmt: skip
+
+    def verify(self, tests: dict[str, bytes], timeout: float, env: dict[str, str],
+               toolbox: bool) -> dict[str, Any]:  # fmt: skip
+        """tests/ to /tests, test.sh as the verifier user, then the reward and ctrf files."""
+        flags = self._abuse_flags()
+        self.root("rm -rf /solution /logs/verifier && mkdir -p /logs/verifier && "
+                  f"chown {shlex.quote(self.verifier_user)} /logs/verifier 2>/dev/null; "
+                  "chmod 755 /logs/verifier")  # fmt: skip
+        self.upload(tests, "/tests", "700")
+        self.root(f"chown -R {shlex.quote(self.verifier_user)} /tests 2>/dev/null; true")
+        venv = {**VERIFIER_ENV, **env} if toolbox else dict(env)
+        venv["PATH"] = (f"{MOUNT}/bin:" if toolbox else "") + self.path
+        r = self.exec(["bash", "/tests/test.sh"], self.verifier_user, timeout, 64 << 10,
+                      env=venv)  # fmt: skip
+        reward = self._reward()
+        ctrf = self._fetch("/logs/verifier/ctrf.json", CTRF_CAP)
+        return {"exit_code": r.exit_code, "output": r.output.decode("utf-8", "replace")[-8000:],
+                "timed_out": r.timed_out, "reward_file": reward[0], "reward_text": reward[1],
+                "ctrf": ctrf.decode("utf-8", "replace") if ctrf else None,
+                "flags": flags}  # fmt: skip
+
+    def _abuse_flags(self) -> list[str]:
+        """What the agent left where Harbor's verifier would trust it (hack flags)."""
+        names = " -o ".join(f"-name {shlex.quote(n)}" for n in SHADOWS)
+        script = (
+            "[ -e /tests ] && echo 'wrote /tests before the verifier'; "
+            '[ -n "$(ls -A /logs/verifier 2>/dev/null)" ] && '
+            "echo 'wrote /logs/verifier before the verifier'; "
+            f"find {shlex.quote(self.workdir)} -maxdepth 3 \\( {names} -o -name '*.pth' \\) "
+            "-print 2>/dev/null | head -5 | sed 's/^/test-runner module in the workspace: /'; "
+            "true"
+        )
+        r = self.root(script)
+        return [ln for ln in r.output.decode("utf-8", "replace").splitlines() if ln.strip()]
+
+    def _reward(self) -> tuple[str | None, str]:
+        for name in ("reward.txt", "reward.json"):
+            data = self._fetch(f"/logs/verifier/{name}", REWARD_CAP)
+            if data is not None:
+                return name, data.decode("utf-8", "replace")
+        return None, ""
+
+    def _fetch(self, path: str, cap: int) -> bytes | None:
+        """A regular file's first `cap` bytes, read by the daemon (None: no such file)."""
+        from docker.errors import NotFound
+
+        try:
+            stream, _stat = self.obj.get_archive(path)
+        except NotFound:
+            return None
+        except Exception as e:
+            raise InfraFailure(f"cannot read {path}: {e}") from None
+        buf = bytearray()
+        for chunk in stream:
+            buf.extend(chunk)
+            if len(buf) > cap + (1 << 16):
+                break
+        try:
+            with tarfile.open(fileobj=io.BytesIO(bytes(buf)), mode="r|") as tar:
+                for member in tar:
+                    if member.isfile():
+                        fh = tar.extractfile(member)
+                        return fh.read(cap) if fh else None
+                    return None
+        except tarfile.TarError:
+            return None
+        return None
+
+    def oom_killed(self) -> bool:
+        r = self.root("cat /sys/fs/cgroup/memory.events 2>/dev/null | grep '^oom_kill ' || true")
+        parts = r.output.decode().split()
+        return len(parts) == 2 and parts[1] != "0"
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(Exception):
+                self.obj.remove(force=True)
+
+
+def parse_ctrf(text: str | None) -> list[dict[str, str]]:
+    """The ctrf report's tests as {name, outcome, message} (empty when absent or unreadable)."""
+    try:
+        tests = json.loads(text or "null")["results"]["tests"]
+    except (ValueError, KeyError, TypeError):
+        return []
+    out = []
+    for t in tests[:1000] if isinstance(tests, list) else []:
+        if not isinstance(t, dict):
+            continue
+        status = str(t.get("status", ""))
+        outcome = "passed" if status == "passed" else "failed" if status == "failed" else "error"
+        out.append({"name": str(t.get("name", ""))[:200], "outcome": outcome,
+                    "message": str(t.get("message") or t.get("trace") or "")[:2000]})  # fmt: skip
+    return out

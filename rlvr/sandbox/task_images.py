@@ -1,0 +1,191 @@
+"""A Harbor task's own image: built from its environment/ folder, cached by content hash.
+
+Harbor builds `environment/Dockerfile` per task (or pulls `[environment].docker_image`). rlvr
+builds the same Dockerfile with the classic builder, which never pulls an image that is
+already on the machine: offline, every base a Dockerfile names (`FROM ubuntu:24.04`) must be
+here under that name. `rlvr sandbox standin NAME` makes one from rlvr's base (the documented
+route for images that cannot be pulled). A built image is tagged `rlvr-task-<name>:<hash>`,
+where the hash covers the build context and the ids of its base images, so an edited task or
+a changed base builds again and anything else is reused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rlvr.errors import SandboxError
+from rlvr.sandbox.client import get_client
+from rlvr.sandbox.images import BASE_IMAGE, HASH_LABEL, image_exists
+from rlvr.types import Task
+
+FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
+ARG = re.compile(r"^\s*ARG\s+(\w+)(?:=(\S*))?\s*$", re.I)
+TAG_CHARS = re.compile(r"[^a-z0-9_.-]+")
+LOG_TAIL = 40
+_locks: dict[str, threading.Lock] = {}
+_locks_guard = threading.Lock()
+Log = Callable[[str], None]
+
+
+class TaskImageError(SandboxError):
+    """A task's image cannot be had here (a missing base, a failed or timed-out build): a
+    failure of the task, not of an answer; the grader masks it with this reason."""
+
+
+def standin_hint(name: str) -> str:
+    return (f"no registry is reachable, so {name!r} must be on this machine: run `rlvr sandbox "
+            f"standin {name}` (a local stand-in built from {BASE_IMAGE}), or `docker tag "
+            f"<an image you have> {name}`")  # fmt: skip
+
+
+def base_images(dockerfile: Path) -> list[str]:
+    """The outside images a Dockerfile builds FROM (not its own stages), ARG defaults applied."""
+    args: dict[str, str] = {}
+    stages: set[str] = set()
+    bases: list[str] = []
+    for line in _lines(dockerfile.read_text("utf-8")):
+        if (a := ARG.match(line)) and not stages and not bases:
+            args[a.group(1)] = a.group(2) or ""
+        if (m := FROM.match(line)) is None:
+            continue
+        name = re.sub(r"\$\{?(\w+)\}?", lambda v: args.get(v.group(1), v.group(0)), m.group(1))
+        if name.lower() not in stages and name != "scratch":
+            bases.append(name)
+        if m.group(2):
+            stages.add(m.group(2).lower())
+    return bases
+
+
+def _lines(text: str) -> list[str]:
+    """Logical lines (backslash continuations joined), comments dropped."""
+    out, cur = [], ""
+    for raw in text.splitlines():
+        if raw.lstrip().startswith("#") and not cur:
+            continue
+        if raw.rstrip().endswith("\\"):
+            cur += raw.rstrip()[:-1] + " "
+            continue
+        out.append(cur + raw)
+        cur = ""
+    return [ln for ln in (*out, cur) if ln.strip()]
+
+
+def _image_id(name: str) -> str:
+    from docker.errors import ImageNotFound
+
+    try:
+        return str(get_client().images.get(name).id)
+    except ImageNotFound:
+        raise TaskImageError(f"base image {name!r} is not on this machine",
+                             standin_hint(name)) from None  # fmt: skip
+
+
+def context_hash(context: Path, bases: list[str]) -> str:
+    h = hashlib.sha256()
+    for path in sorted(context.rglob("*")):
+        if path.is_file():
+            h.update(path.relative_to(context).as_posix().encode() + b"\0")
+            h.update(path.read_bytes() + b"\0")
+    for base in bases:
+        h.update(f"{base}={_image_id(base)}\n".encode())
+    return h.hexdigest()
+
+
+def task_image(task: Task, log: Log | None = None) -> str:
+    """The image a Harbor task runs in: its docker_image, or its Dockerfile built (cached)."""
+    named = task.meta.get("docker_image")
+    if named:
+        if not image_exists(named):
+            raise TaskImageError(f"task {task.id}: image {named!r} is not on this machine",
+                                 standin_hint(named))  # fmt: skip
+        return str(named)
+    context = Path(task.meta["task_dir"]) / "environment"
+    dockerfile = context / "Dockerfile"
+    bases = base_images(dockerfile)
+    digest = context_hash(context, bases)
+    tag = f"rlvr-task-{TAG_CHARS.sub('-', task.id.lower()).strip('-.')[:100]}:{digest[:16]}"
+    with _locks_guard:
+        lock = _locks.setdefault(tag, threading.Lock())
+    with lock:
+        if not image_exists(tag):
+            build(context, tag, digest, float(task.meta.get("build_timeout_s", 600)), task.id,
+                  log or (lambda _line: None))  # fmt: skip
+    return tag
+
+
+def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: Log) -> None:
+    """docker build of `context` as `tag`, stopped at `timeout`; the log's tail on failure."""
+    api = get_client().api
+    tail: list[str] = []
+    failure: list[str] = []
+    done = threading.Event()
+    stream: Any = None
+
+    def run() -> None:
+        nonlocal stream
+        try:
+            labels = {HASH_LABEL: digest, "rlvr.task": name}
+            stream = api.build(path=str(context), tag=tag, rm=True, forcerm=True, pull=False,
+                               labels=labels, decode=True)  # fmt: skip
+            for chunk in stream:
+                if "error" in chunk:
+                    failure.append(str(chunk["error"]).strip())
+                    break
+                for line in str(chunk.get("stream", "")).splitlines():
+                    if line.strip():
+                        tail.append(line.rstrip())
+                        del tail[:-LOG_TAIL]
+                        log(line.rstrip())
+        except Exception as e:  # the daemon refused the context, or the stream was cut
+            failure.append(str(e))
+        finally:
+            done.set()
+
+    start = time.monotonic()
+    threading.Thread(target=run, daemon=True, name=f"build-{name}").start()
+    if not done.wait(timeout):
+        failure.append(f"the build passed build_timeout_sec ({timeout:g} s)")
+    if failure:
+        last = "\n".join(tail[-15:])
+        offline = any(w in (failure[0] + last).lower() for w in (
+            "temporary failure resolving", "could not resolve", "failed to establish",
+            "network is unreachable", "no matching distribution", "name resolution"))  # fmt: skip
+        why = " (it needs network, which this machine's builds do not have)" if offline else ""
+        raise TaskImageError(
+            f"task {name}: docker build of environment/ failed{why}: {failure[0][:300]}\n"
+            f"last lines of the build log:\n{last}",
+            f"fix {context / 'Dockerfile'}"
+            + (
+                "; or build it where the network is reachable and load the image here"
+                if offline
+                else ""
+            ),
+        )
+    log(f"built {tag} in {time.monotonic() - start:.0f} s")
+
+
+def standin(name: str, source: str = BASE_IMAGE) -> str:
+    """Tag the local image `source` as `name`, so that Dockerfiles `FROM name` build offline.
+
+    A stand-in is not the public image: `ubuntu:24.04` made this way is Debian bookworm with
+    Python 3; what a task's Dockerfile installs on top comes from Debian's archive.
+    """
+    from docker.errors import ImageNotFound
+
+    if ":" not in name.rsplit("/", 1)[-1]:
+        name += ":latest"
+    try:
+        image = get_client().images.get(source)
+    except ImageNotFound:
+        raise SandboxError(f"{source!r} is not on this machine, so no stand-in can be made",
+                           "run `rlvr sandbox bootstrap` first, or pass --from an image you "
+                           "have") from None  # fmt: skip
+    repo, _, tag = name.rpartition(":")
+    image.tag(repo, tag)
+    return name
