@@ -1,115 +1,139 @@
-"""A folder of tasks in Harbor's layout, registered with --env-path and run in rlvr's sandbox:
-Harbor's own tests/test.sh as the verifier (the weaker mode), and what is refused."""
+"""Harbor mode against a real Docker Engine: tasks in Harbor's layout (datasets/harbor) build
+their own images, run in one container per episode as the image's USER, and are judged by
+their own tests/test.sh and reward file, offline, with the test toolbox."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from rlvr.cli import app
-from rlvr.cli.common import use_env_paths
+from rlvr.episodes.run import EpisodeRunner
+from rlvr.episodes.terminal import actions_script
 from rlvr.errors import RlvrError
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
+from rlvr.sandbox.task_images import standin
+from rlvr.sandbox.toolbox import build as build_toolbox
+from rlvr.tasksets.terminal import load_all, load_tasks
+from rlvr.types import Task
 
-ENV_TOML = """name = "harbor-demo"
-description = "Harbor tasks run in rlvr's terminal sandbox."
-
-[tasks]
-loader = "rlvr.tasksets.terminal:load_tasks"
-args = {{ path = "{tasks}" }}
-
-[episode]
-max_turns = 6
-tools = ["bash", "read_file", "write_file", "submit"]
-session = "terminal"
-
-[grader]
-kind = "terminal"
-
-[sandbox]
-image = "rlvr-terminal:bookworm"
-runner = "episode"
-"""
-
-TEST_SH = """#!/bin/bash
-cd /app
-if python3 -m pytest -q /tests/test_outputs.py; then
-  echo 1 > /logs/verifier/reward.txt
-else
-  echo 0 > /logs/verifier/reward.txt
-fi
-"""
-
-TEST_OUTPUTS = """from pathlib import Path
+STANDINS = ("ubuntu:24.04", "alpine:3.19", "python:3.13-slim-bookworm")
 
 
-def test_sorted():
-    assert Path("/app/sorted.txt").read_text() == "apple\\nbanana\\ncherry\\n"
-"""
+@pytest.fixture(scope="module")
+def env():  # type: ignore[no-untyped-def]
+    """The bundled Harbor examples, with the stand-ins and toolbox they need offline."""
+    for name in STANDINS:
+        standin(name)
+    build_toolbox(log=lambda _line: None)
+    return load_env("harbor-examples")
 
 
-def harbor_task(root: Path, name: str, dockerfile: str) -> Path:
-    task = root / "tasks" / name
-    (task / "environment" / "data").mkdir(parents=True)
-    (task / "solution").mkdir()
-    (task / "tests").mkdir()
-    (task / "task.toml").write_text(
-        'version = "1.0"\n[metadata]\ndifficulty = "easy"\ncategory = "text"\n'
-        "[verifier]\ntimeout_sec = 60.0\n[agent]\ntimeout_sec = 30.0\n"
-        "[environment]\ncpus = 1\nmemory_mb = 2048\n"
-    )
-    (task / "instruction.md").write_text("Sort the lines of /app/fruit.txt into /app/sorted.txt.\n")
-    (task / "environment" / "Dockerfile").write_text(dockerfile)
-    (task / "environment" / "data" / "fruit.txt").write_text("cherry\napple\nbanana\n")
-    (task / "solution" / "solve.sh").write_text(
-        "#!/bin/bash\nsort /app/fruit.txt > /app/sorted.txt\n"
-    )
-    (task / "tests" / "test.sh").write_text(TEST_SH)
-    (task / "tests" / "test_outputs.py").write_text(TEST_OUTPUTS)
-    return task
+def call(name: str, **args: object) -> str:
+    return "<tool_call>" + json.dumps({"name": name, "arguments": args}) + "</tool_call>"
 
 
-@pytest.fixture
-def harbor_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr("rlvr.discovery._extra_paths", [])  # --env-path folders of this test only
-    harbor_task(tmp_path, "sort-fruit", "FROM rlvr-terminal:bookworm\nWORKDIR /app\n"
-                "COPY data/fruit.txt /app/fruit.txt\n")  # fmt: skip
-    folder = tmp_path / "envs" / "harbor-demo"
-    folder.mkdir(parents=True)
-    (folder / "env.toml").write_text(ENV_TOML.format(tasks=tmp_path / "tasks"))
-    return tmp_path / "envs"
+def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type: ignore[no-untyped-def]
+    path = tmp_path / "script.jsonl"
+    path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
+    [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
+    return group
 
 
-def test_harbor_tasks_validate_through_env_path(harbor_env: Path) -> None:
-    result = CliRunner().invoke(app, ["envs", "validate", "--references", "--env-path",
-                                      str(harbor_env), "harbor-demo"])  # fmt: skip
+def test_each_refused_task_is_refused_alone_with_its_reason() -> None:
+    tasks, refused = load_all("harbor")
+    assert len(tasks) == 10 and {t.meta["judge"] for t in tasks} == {"harbor"}
+    why = {r.task: r.reason for r in refused}
+    assert set(why) == {"needs-network", "two-services"}
+    assert "network" in why["needs-network"] and "compose" in why["two-services"]
+
+
+def test_every_reference_passes_offline_and_refusals_are_named(env) -> None:  # type: ignore[no-untyped-def]
+    """RUN/ENV/USER/WORKDIR, a root-only file, a test.sh writing into /app, a server left
+    running, reward.json, ctrf, uvx pytest through the toolbox, a docker_image task."""
+    result = CliRunner().invoke(app, ["envs", "validate", "harbor-examples", "--references"])
     assert result.exit_code == 0, result.output
-    assert "1 reference" in result.output
+    assert "all 10 reference solutions pass" in result.output
 
 
-def test_harbor_verifier_scores_the_workspace_and_an_empty_answer_fails(harbor_env: Path) -> None:
-    use_env_paths([harbor_env])
-    env = load_env("harbor-demo")
-    [task] = env.tasks()
-    assert task.meta["judge"] == "harbor" and task.meta["copies"] == [
-        ("data/fruit.txt", "fruit.txt")
+def test_ctrf_tests_are_kept_and_wrong_or_empty_answers_fail(env) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("hello-world")
+    ref, empty, wrong = env.grade(task, [task.reference or "", "", "echo hi > /app/hello.txt"])
+    assert (ref.reward, empty.reward, wrong.reward) == (1.0, 0.0, 0.0), (ref.reason, wrong.reason)
+    assert {t.name.rsplit("::", 1)[-1] for t in ref.tests} == {
+        "test_hello_file_exists", "test_hello_file_contents"}  # fmt: skip
+    assert [t.outcome for t in wrong.tests].count("failed") == 1
+
+
+def test_an_episode_acts_as_the_image_user_and_its_answer_replays(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("user-env-workdir")
+    solve = [
+        call("bash", command="id -un; pwd"),
+        call("bash", command='printf "%s\\n" "$GREETING" > greeting.txt'),
+        call("read_file", path="greeting.txt"),
+        call("submit"),
     ]
-    ref, empty, wrong = env.grade(
-        task, [task.reference or "", "", "sort -r fruit.txt > sorted.txt"]
-    )
-    assert (ref.reward, empty.reward, wrong.reward) == (1.0, 0.0, 0.0), (ref.reason, empty.reason)
+    root_written = [call("write_file", path="/srv/work/greeting.txt", content="bonjour\n"),
+                    call("submit")]  # fmt: skip
+    group = episodes(env, task, [solve, root_written, []], tmp_path)
+    rewards = [r.verdict.reward for r in group]  # type: ignore[union-attr]
+    reasons = [r.verdict.reason for r in group]  # type: ignore[union-attr]
+    # write_file acts as the image's USER too, so the second answer passes: same owner
+    assert rewards == [1.0, 1.0, 0.0], reasons
+    ep = group[0].sample.episode
+    assert ep is not None
+    assert ep.turns[0].observations[0].content.split()[-2:] == ["agent", "/srv/work"]
+    assert ep.turns[2].observations[0].content == "bonjour\n"
+    assert env.grade(task, [group[0].sample.text])[0].reward == 1.0
 
 
-def test_a_dockerfile_that_needs_an_image_of_its_own_is_refused(tmp_path: Path) -> None:
-    from rlvr.tasksets.terminal import load_tasks
+def test_a_stored_answer_runs_each_command_as_its_own_shell(env) -> None:  # type: ignore[no-untyped-def]
+    """A stray `)` in one command breaks that command only, in the episode and in a regrade."""
+    task = env.task("hello-world")
+    script = actions_script(["echo oops )", 'echo "Hello, world!" > hello.txt'], "/app")
+    assert env.grade(task, [script])[0].reward == 1.0
+    script = actions_script(["echo oops )", "echo wrong > hello.txt"], "/app")
+    assert env.grade(task, [script])[0].reward == 0.0
 
-    harbor_task(tmp_path, "needs-packages", "FROM python:3.13-slim\nRUN pip install pandas\n")
-    with pytest.raises(RlvrError, match="first line must be `FROM rlvr-terminal:bookworm`"):
-        load_tasks(str(tmp_path / "tasks"))
-    (tmp_path / "tasks" / "needs-packages" / "environment" / "Dockerfile").write_text(
-        "FROM rlvr-terminal:bookworm\nRUN apt-get install -y postgresql\n"
-    )
-    with pytest.raises(RlvrError, match="RUN apt-get install -y postgresql` is not supported"):
-        load_tasks(str(tmp_path / "tasks"))
+
+def test_planted_reward_and_test_runner_modules_are_flagged(env) -> None:  # type: ignore[no-untyped-def]
+    task = env.task("hello-world")
+    cheat = ("mkdir -p /logs/verifier && echo 1 > /logs/verifier/reward.txt && "
+             "printf 'import sys; sys.exit(0)\\n' > /app/pytest.py")  # fmt: skip
+    [v] = env.grade(task, [cheat])
+    assert v.reward == 0.0, v.reason
+    assert {f.kind for f in v.flags} == {"verifier_paths_written", "test_runner_shadow"}
+
+
+def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "tasks"
+    for name, dockerfile in (
+        ("unknown-base", "FROM registry.example/not-here:1\nWORKDIR /app\n"),
+        ("offline-build", "FROM ubuntu:24.04\nRUN apt-get install -y no-such-package-rlvr\n"),
+    ):
+        task = root / name
+        (task / "environment").mkdir(parents=True)
+        (task / "tests").mkdir()
+        (task / "instruction.md").write_text("Do nothing.\n")
+        (task / "task.toml").write_text("[environment]\nbuild_timeout_sec = 120\n")
+        (task / "environment" / "Dockerfile").write_text(dockerfile)
+        (task / "tests" / "test.sh").write_text("echo 1 > /logs/verifier/reward.txt\n")
+    (root / "no-tests").mkdir()
+    (root / "no-tests" / "instruction.md").write_text("x\n")
+    tasks, refused = load_all(str(root))
+    assert [r.task for r in refused] == ["no-tests"]
+    verdicts = {t.id: env.grader.grade_group(t, [""])[0] for t in tasks}
+    base = verdicts["unknown-base"]
+    assert base.status == "grader_error" and "rlvr sandbox standin" in base.reason
+    build = verdicts["offline-build"]
+    assert build.status == "grader_error" and "no-such-package-rlvr" in build.reason
+    lone = tmp_path / "lone"
+    (lone / "no-tests").mkdir(parents=True)
+    (lone / "no-tests" / "instruction.md").write_text("x\n")
+    with pytest.raises(RlvrError, match="none of the 1 task folders"):
+        load_tasks(str(lone))

@@ -1,4 +1,5 @@
-"""`rlvr sandbox`: bootstrap the base image, build stack images, check the set-up."""
+"""`rlvr sandbox`: bootstrap the base image, build stack images, check the set-up; stand-ins
+for public images and the offline test toolbox (Harbor mode)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
 from rlvr.sandbox.doctor import print_report, run_doctor
 from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack
+from rlvr.sandbox.task_images import standin as standin_image
+from rlvr.sandbox.toolbox import build as build_toolbox
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
 err = Console(stderr=True)
@@ -88,3 +91,26 @@ def doctor(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
         print_report(checks, Console())
     if not all(c.ok for c in checks):
         raise typer.Exit(1)
+
+
+@app.command()
+def standin(
+    name: Annotated[str, typer.Argument(help="The public image a task names, e.g. ubuntu:24.04.")],
+    source: Annotated[
+        str, typer.Option("--from", help="The local image to stand in for it.")
+    ] = BASE_IMAGE,
+) -> None:
+    """Tag a local image as a public one that cannot be pulled here, so that Harbor tasks
+    `FROM` it (or naming it as docker_image) build and run offline. A stand-in is not the
+    public image: by default it is rlvr's Debian bookworm base with Python 3."""
+    made = standin_image(name, source)
+    err.print(f"{made} now stands in for the public image (it is {source})", highlight=False)
+
+
+@app.command()
+def toolbox(
+    force: Annotated[bool, typer.Option("--force", help="Download again.")] = False,
+) -> None:
+    """Build the offline test toolbox Harbor-mode verifiers use (uv, pytest wheels, shims)."""
+    folder = build_toolbox(force=force, log=lambda line: err.print(line, highlight=False))
+    err.print(f"toolbox: {folder}", highlight=False)

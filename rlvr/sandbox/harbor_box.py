@@ -34,6 +34,9 @@ KILL_AFTER_S = 2
 REWARD_CAP = 64 << 10
 CTRF_CAP = 1 << 20
 DROPPED_CAPS = ["NET_RAW", "MKNOD", "AUDIT_WRITE", "SETFCAP"]
+"""Docker's default capabilities less these. No no-new-privileges: with it, `exec -u root` in
+an image whose USER is not root gets no capabilities, and Harbor's root verifier could not
+write into the agent's workspace; setuid programs the image ships (sudo) work as in Harbor."""
 SHADOWS = ("pytest.py", "conftest.py", "sitecustomize.py", "usercustomize.py", "_pytest")
 """Names in the workspace that would run the agent's code inside a test runner."""
 BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -92,7 +95,7 @@ class HarborBox:
                 image, ["infinity"], entrypoint=["sleep"], detach=True, init=True,
                 network_mode="bridge" if network else "none", hostname="sandbox",
                 environment=self.env, cap_drop=DROPPED_CAPS,
-                security_opt=["no-new-privileges"], mem_limit=f"{memory}m",
+                mem_limit=f"{memory}m",
                 memswap_limit=f"{memory}m", pids_limit=spec.pids_limit,
                 nano_cpus=int(cpus * 1e9), volumes=volumes, working_dir=self.workdir,
                 labels={**pool_labels(), "rlvr.image": image, "rlvr.mode": "harbor"},

@@ -154,8 +154,8 @@ def load_harbor_task(folder: Path, allow_network: bool = False) -> Task:
     if network and not allow_network:
         raise Refusal(name, f"it declares network access for the {' and '.join(network)} "
                       "phase(s) and rlvr runs tasks offline unless allowed",
-                      "pass --allow-network (or set [tasks] args.allow_network = true) on a "
-                      "machine with network, or drop the task")  # fmt: skip
+                      "set [tasks] args.allow_network = true in env.toml on a machine with "
+                      "network, or drop the task")  # fmt: skip
     solution = folder / "solution" / "solve.sh"
     meta = cfg.metadata
     return Task(

@@ -163,5 +163,5 @@ def describe(path: str, image: str = "rlvr-terminal:bookworm",
     return {
         "judges": judges,
         "loaded": len(tasks),
-        "refused": [{"task": r.task, "reason": r.reason, "fix": r.fix} for r in refused],
+        "refused": [{"id": r.task, "reason": f"{r.reason}; {r.fix}"} for r in refused],
     }

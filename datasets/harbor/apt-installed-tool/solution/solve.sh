@@ -1,0 +1,2 @@
+#!/bin/bash
+jq -r '.[].name' /app/people.json > /app/names.txt

@@ -1,0 +1,2 @@
+#!/bin/bash
+echo alpine > /tmp/os.txt

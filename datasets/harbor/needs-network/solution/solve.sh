@@ -1,0 +1,2 @@
+#!/bin/bash
+curl -sSfL https://example.com/ -o /app/page.html

@@ -1,0 +1,2 @@
+#!/bin/bash
+wc -l < /app/data.csv | tr -d ' ' > /app/count.txt

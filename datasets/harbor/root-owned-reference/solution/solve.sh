@@ -1,0 +1,2 @@
+#!/bin/bash
+sort words.txt > sorted.txt && chmod 600 sorted.txt
