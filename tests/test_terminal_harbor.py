@@ -137,3 +137,25 @@ def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: 
     (lone / "no-tests" / "instruction.md").write_text("x\n")
     with pytest.raises(RlvrError, match="none of the 1 task folders"):
         load_tasks(str(lone))
+
+
+def test_declared_network_is_given_per_phase_only_when_allowed(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A task whose agent may use the network and whose verifier may not: the agent's
+    container has an interface besides loopback, the verifier's has not (no traffic leaves)."""
+    task = tmp_path / "tasks" / "agent-net"
+    (task / "environment").mkdir(parents=True)
+    (task / "tests").mkdir()
+    (task / "instruction.md").write_text("x\n")
+    (task / "task.toml").write_text('[environment]\nnetwork_mode = "public"\n'
+                                    '[verifier]\nnetwork_mode = "no-network"\n')  # fmt: skip
+    (task / "environment" / "Dockerfile").write_text("FROM ubuntu:24.04\nWORKDIR /app\n")
+    (task / "tests" / "test.sh").write_text(
+        "ls /sys/class/net > /tmp/verifier-nics; "
+        'if [ "$(cat /tmp/agent-nics)" != lo ] && [ "$(cat /tmp/verifier-nics)" = lo ]; '
+        "then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n"
+    )
+    assert load_all(str(tmp_path / "tasks"))[0] == []  # refused unless allowed
+    [t] = load_tasks(str(tmp_path / "tasks"), allow_network=True)
+    assert t.meta["network"] == ["agent"]
+    [v] = env.grader.grade_group(t, ["ls /sys/class/net > /tmp/agent-nics"])
+    assert v.reward == 1.0, v.reason

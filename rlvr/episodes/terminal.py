@@ -115,7 +115,7 @@ def actions_script(actions: list[str], workdir: str) -> str:
     command (a stray `)`, a heredoc) can change how the next is read."""
     lines = []
     for action in actions:
-        data = base64.b64encode(action.encode()).decode()
+        data = base64.b64encode(action.encode("utf-8", "surrogatepass")).decode()
         lines.append(f'(cd {shlex.quote(workdir)} && bash -c "$(printf %s {data} | base64 -d)")')
     return "\n".join(lines)
 

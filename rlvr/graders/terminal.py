@@ -137,7 +137,7 @@ class TerminalGrader:
         """The task's image (TaskImageError when it cannot be had) and one container of it."""
         image = task_image(task, self.options.build_log)
         return HarborBox(image, self.spec, task.meta, self.options.toolbox_dir(),
-                         network=bool(task.meta.get("network")))  # fmt: skip
+                         network="agent" in (task.meta.get("network") or []))  # fmt: skip
 
     def judge(self, box: EpisodeBox | HarborBox, task: Task) -> Verdict:
         """Run the task's tests on what the episode left in `box` (after its processes)."""
@@ -177,6 +177,7 @@ class TerminalGrader:
         """Harbor's verifier and reward file (the weaker mode; rlvr/sandbox/harbor_box.py)."""
         folder = Path(task.meta["task_dir"]) / "tests"
         try:
+            box.set_network("verifier" in (task.meta.get("network") or []))
             r = box.verify(folder_files(folder), timeout, dict(task.meta.get("verifier_env") or {}),
                            toolbox=self.options.toolbox_dir() is not None)  # fmt: skip
         except InfraFailure as e:

@@ -76,6 +76,8 @@ class HarborBox:
 
     def __init__(self, image: str, spec: SandboxSpec, meta: dict[str, Any],
                  toolbox: Path | None, network: bool = False) -> None:  # fmt: skip
+        """`network`: start on Docker's bridge network (the agent phase may reach out);
+        `set_network` changes it between phases."""
         from docker.types import Ulimit
 
         client = get_client()
@@ -279,6 +281,17 @@ class HarborBox:
         except tarfile.TarError:
             return None
         return None
+
+    def set_network(self, on: bool) -> None:
+        """Connect to or cut from the bridge network (a phase's declared network)."""
+        try:
+            self.obj.reload()
+            connected = "bridge" in (self.obj.attrs["NetworkSettings"]["Networks"] or {})
+            if on != connected:
+                net = get_client().networks.get("bridge")
+                (net.connect if on else net.disconnect)(self.obj)
+        except Exception as e:
+            raise InfraFailure(f"cannot change the container's network: {e}") from None
 
     def oom_killed(self) -> bool:
         r = self.root("cat /sys/fs/cgroup/memory.events 2>/dev/null | grep '^oom_kill ' || true")
