@@ -159,3 +159,16 @@ def test_declared_network_is_given_per_phase_only_when_allowed(env, tmp_path: Pa
     assert t.meta["network"] == ["agent"]
     [v] = env.grader.grade_group(t, ["ls /sys/class/net > /tmp/agent-nics"])
     assert v.reward == 1.0, v.reason
+
+
+def test_episodes_are_admitted_by_the_hosts_free_memory(env, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from rlvr.episodes.admission import admitted
+
+    assert admitted(env, 64, free_mb=24 * 1024) == int(24 * 1024 * 0.8) // 2048
+    assert admitted(env, 64, free_mb=100) == 1 and admitted(env, 3, free_mb=10**6) == 3
+    assert admitted(load_env("repair-python"), 64, free_mb=100) == 64  # no container each
+    monkeypatch.setenv("RLVR_MAX_EPISODES", "2")
+    task = env.task("reward-json")
+    group = episodes(env, task, [[call("bash", command="echo 4 > count.txt")], [], []], tmp_path)
+    assert [r.verdict.reward for r in group] == [1.0, 0.0, 0.0]  # type: ignore[union-attr]
+    assert [r.sample.index for r in group] == [0, 1, 2]

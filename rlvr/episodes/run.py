@@ -15,12 +15,14 @@ Other policies (a server, a replay file) get the same context as chat messages.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rlvr.episodes.admission import admitted
 from rlvr.episodes.session import Session
 from rlvr.episodes.tools import read_calls
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
@@ -136,10 +138,25 @@ class EpisodeRunner:
         self, tasks: Sequence[Task], g: int, sampling: SamplingConfig
     ) -> list[list[EpisodeResult]]:
         """G finished episodes per task, in task order. Sessions open, and final judges run,
-        on a thread pool (a terminal session starts a container; its judge runs the tests)."""
+        on a thread pool (a terminal session starts a container; its judge runs the tests).
+        Episodes run in waves no larger than the host admits (rlvr.episodes.admission)."""
+        wanted = [(t, i) for t in tasks for i in range(g)]
+        size = admitted(self.env, len(wanted))
+        done: list[EpisodeResult] = []
+        for start in range(0, len(wanted), size):
+            if size < len(wanted):
+                last = min(start + size, len(wanted))
+                print(f"episodes {start + 1}-{last} of {len(wanted)} (at most {size} at once "
+                      "on this host)", file=sys.stderr, flush=True)  # fmt: skip
+            done += self._wave(wanted[start : start + size], sampling)
+        return [done[k * g : (k + 1) * g] for k in range(len(tasks))]
+
+    def _wave(
+        self, wanted: list[tuple[Task, int]], sampling: SamplingConfig
+    ) -> list[EpisodeResult]:
         live: list[_Live] = []
         try:
-            self._open_all([(t, i) for t in tasks for i in range(g)], live)
+            self._open_all(wanted, live)
             for turn in range(self.spec.max_turns):
                 active = [e for e in live if e.end is None]
                 if not active:
@@ -148,7 +165,7 @@ class EpisodeRunner:
             for e in live:
                 if e.end is None:
                     e.end = "budget"
-            return self._finish(live, tasks, g)
+            return self._finish(live)
         finally:
             for e in live:
                 e.session.close()
@@ -259,9 +276,7 @@ class EpisodeRunner:
             "content": f'<tool_response name="{name}">\n{obs.content}\n</tool_response>',
         }
 
-    def _finish(
-        self, live: list[_Live], tasks: Sequence[Task], g: int
-    ) -> list[list[EpisodeResult]]:
+    def _finish(self, live: list[_Live]) -> list[EpisodeResult]:
         def judge(e: _Live) -> Verdict | None:
             try:
                 return e.session.verdict()
@@ -270,26 +285,22 @@ class EpisodeRunner:
 
         with ThreadPoolExecutor(max_workers=max(1, min(TOOL_WORKERS, len(live)))) as pool:
             verdicts = list(pool.map(judge, live))
-        out: list[list[EpisodeResult]] = []
-        for k, task in enumerate(tasks):
-            group = []
-            for j, e in enumerate(live[k * g : (k + 1) * g]):
-                answer = e.session.answer()
-                verdict = verdicts[k * g + j]
-                has_ids = e.prompt_ids is not None
-                sample = Sample(
-                    task_id=task.id,
-                    index=e.index,
-                    text=answer,
-                    token_ids=e.ids if has_ids else None,
-                    logprobs=e.logprobs if has_ids else None,
-                    prompt_token_ids=e.prompt_ids,
-                    token_mask=e.mask if has_ids else None,
-                    finish_reason="length" if any(t.cut for t in e.turns) else "stop",
-                    episode=Episode(turns=e.turns, end=e.end or "budget", answer=answer),
-                )
-                group.append(EpisodeResult(sample, verdict))
-            out.append(group)
+        out: list[EpisodeResult] = []
+        for e, verdict in zip(live, verdicts, strict=True):
+            answer = e.session.answer()
+            has_ids = e.prompt_ids is not None
+            sample = Sample(
+                task_id=e.task.id,
+                index=e.index,
+                text=answer,
+                token_ids=e.ids if has_ids else None,
+                logprobs=e.logprobs if has_ids else None,
+                prompt_token_ids=e.prompt_ids,
+                token_mask=e.mask if has_ids else None,
+                finish_reason="length" if any(t.cut for t in e.turns) else "stop",
+                episode=Episode(turns=e.turns, end=e.end or "budget", answer=answer),
+            )
+            out.append(EpisodeResult(sample, verdict))
         return out
 
 

@@ -1,0 +1,46 @@
+"""How many episodes may hold a container at once on this host.
+
+A batch of episodes opens every session at once: 8 tasks x G = 8 at 1 GiB each asks 64 GiB of
+a 24 GiB host, and the kernel's OOM killer then picks among containers. Episodes are admitted
+in waves sized by the host's available memory and each container's memory limit (only for
+environments whose sessions lease a container: `[sandbox] runner = "episode"`);
+`RLVR_MAX_EPISODES` sets the wave by hand.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rlvr.env import Environment
+
+HOST_SHARE = 0.8
+"""Of the memory the host reports available, the share episodes' containers may take."""
+
+
+def available_mb() -> int | None:
+    """MemAvailable from /proc/meminfo in MiB (None where there is no such file)."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) // 1024
+    except OSError:
+        return None
+    return None
+
+
+def admitted(env: Environment, wanted: int, free_mb: int | None = None) -> int:
+    """The wave size for `wanted` episodes of `env` (at least 1)."""
+    forced = os.environ.get("RLVR_MAX_EPISODES")
+    if forced:
+        return max(1, min(wanted, int(forced)))
+    sandbox = env.sandbox or {}
+    if env.episode is None or sandbox.get("runner") != "episode":  # no container per episode
+        return max(1, wanted)
+    per = int(sandbox.get("memory_mb", 1024))
+    free = available_mb() if free_mb is None else free_mb
+    if free is None or per <= 0:
+        return max(1, wanted)
+    return max(1, min(wanted, int(free * HOST_SHARE) // per))
