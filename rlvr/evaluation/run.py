@@ -35,7 +35,18 @@ from rlvr.store import GroupStore
 from rlvr.types import ScoredGroup, Task
 
 BREAKDOWN_MAX_VALUES = 30
-NOT_BREAKDOWN = ("split", "split_key", "source", "test_names", "signature")
+NOT_BREAKDOWN = (
+    "split",
+    "split_key",
+    "source",
+    "test_names",
+    "signature",
+    "task_dir",
+    "docker_image",
+    "workdir",
+    "agent_user",
+    "verifier_user",
+)
 
 
 class EvalConfig(BaseModel):
