@@ -48,17 +48,13 @@ class EpisodeBox:
     """A container leased for one episode; every method is one exec (raises InfraFailure when
     the daemon or the container fails, never for anything the agent did)."""
 
-    def __init__(self, spec: SandboxSpec, harbor: bool = False) -> None:
-        """Mounts /app (the agent's uid) and /judge (a judge uid the agent never has);
-        `harbor`: also /tests and /logs of the judge uid (a Harbor task's tests/test.sh reads
-        /tests and writes /logs/verifier/reward.txt)."""
+    def __init__(self, spec: SandboxSpec) -> None:
+        """Mounts /app (the agent's uid) and /judge (a judge uid the agent never has)."""
         self.spec = spec
         self.agent_uid = AGENT_UID_BASE + secrets.randbelow(AGENT_UID_SPAN)
         self.judge_uid = self.agent_uid + 1 + secrets.randbelow(AGENT_UID_SPAN)
         # the judge's own tmpfs: nothing the agent does to /tmp can leave the judge no room
         owned = {WORKSPACE: self.agent_uid, "/judge": self.judge_uid}
-        if harbor:
-            owned.update({"/tests": self.judge_uid, "/logs": self.judge_uid})
         self.container = Container(spec, owned=owned)
         self.closed = False
 
@@ -93,11 +89,6 @@ class EpisodeBox:
     def judge(self, tests: dict[str, str], test: str, timeout: float) -> dict[str, Any]:
         payload = {"tests": tests, "test": test, "timeout_s": timeout, "judge_uid": self.judge_uid}
         return self.op("judge", payload, timeout + 60)
-
-    def judge_harbor(self, tests: dict[str, str], timeout: float) -> dict[str, Any]:
-        """Harbor's verifier: tests/test.sh as the verifier uid, in /app; its reward file."""
-        payload = {"tests": tests, "timeout_s": timeout, "judge_uid": self.judge_uid}
-        return self.op("judge_harbor", payload, timeout + 60)
 
     def close(self) -> None:
         if not self.closed:

@@ -505,55 +505,7 @@ def serve(line: bytes, executor: int, budget: float) -> dict:
     return {k: res[k] for k in ("exit_code", "output", "timed_out", "oom")}
 
 
-def op_judge_harbor(job: dict) -> dict:
-    """A Harbor task's verifier: after the agent's processes are gone, tests/ is written into
-    /tests (a tmpfs of the verifier's uid V, which the agent never had) and `bash
-    /tests/test.sh` runs as V in /app; the reward is what V wrote to /logs/verifier/reward.txt
-    (or reward.json). Weaker than `judge`: the verifier executes the agent's code as V."""
-    verifier = int(job["judge_uid"])
-    if verifier < 100_000 or os.stat("/tests").st_uid != verifier:
-        return {"error": f"/tests is not a folder of uid {verifier}"}
-    if not kill_all():
-        return {"error": "agent processes would not die before the verifier", "clean": False}
-    as_uid(load_state()["agent"], wipe_own, timeout=30.0)
-
-    def lay_out() -> bytes:
-        for rel, text in job["tests"].items():
-            path = os.path.normpath(os.path.join("/tests", rel))
-            if not path.startswith("/tests/"):
-                raise ValueError(f"test file {rel!r} leaves /tests")
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        os.makedirs("/logs/verifier", exist_ok=True)
-        os.makedirs(JUDGE_HOME + "/home", mode=0o700)
-        return b""
-
-    _, err = as_agent(verifier, lay_out)
-    if err:
-        return {"error": f"cannot lay out the tests: {err}"}
-    env = {**agent_env(verifier), **EXECUTOR_ENV}
-    env["HOME"] = env["TMPDIR"] = JUDGE_HOME + "/home"
-    res = run_confined(["/bin/bash", "/tests/test.sh"], verifier, WORKSPACE, env, b"",
-                       float(job["timeout_s"]), 64 << 10)  # fmt: skip
-
-    def read_reward() -> bytes:
-        for name in ("reward.txt", "reward.json"):
-            path = os.path.join("/logs/verifier", name)
-            with contextlib.suppress(FileNotFoundError):
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-                with os.fdopen(fd, "rb") as fh:
-                    return name.encode() + b"\n" + fh.read(4096)
-        return b""
-
-    data, err = as_agent(verifier, read_reward)
-    name, _, text = data.decode("utf-8", "replace").partition("\n")
-    return {"reward_file": name or None, "reward_text": text, "exit_code": res["exit_code"],
-            "output": res["output"][-8000:], "timed_out": res["timed_out"]}  # fmt: skip
-
-
-OPS = {"open": op_open, "bash": op_bash, "read": op_read, "write": op_write, "judge": op_judge,
-       "judge_harbor": op_judge_harbor}  # fmt: skip
+OPS = {"open": op_open, "bash": op_bash, "read": op_read, "write": op_write, "judge": op_judge}
 
 
 def main() -> int:
