@@ -17,7 +17,7 @@ from rlvr.errors import RlvrError
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
-from rlvr.sandbox.task_images import standin
+from rlvr.sandbox.standins import standin
 from rlvr.sandbox.toolbox import build as build_toolbox
 from rlvr.tasksets.terminal import load_all, load_tasks
 from rlvr.types import Task
@@ -132,6 +132,11 @@ def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: 
     assert base.status == "grader_error" and "rlvr sandbox standin" in base.reason
     build = verdicts["offline-build"]
     assert build.status == "grader_error" and "no-such-package-rlvr" in build.reason
+    # the documented route: a stand-in for every base the folder names that is not here
+    made = CliRunner().invoke(app, ["sandbox", "standin", "--tasks", str(root)])
+    assert made.exit_code == 0 and "registry.example/not-here:1" in made.output, made.output
+    [again] = env.grader.grade_group(next(t for t in tasks if t.id == "unknown-base"), [""])
+    assert again.reward == 1.0, again.reason
     lone = tmp_path / "lone"
     (lone / "no-tests").mkdir(parents=True)
     (lone / "no-tests" / "instruction.md").write_text("x\n")

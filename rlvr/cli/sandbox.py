@@ -3,6 +3,7 @@ for public images and the offline test toolbox (Harbor mode)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -14,7 +15,8 @@ from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
 from rlvr.sandbox.doctor import print_report, run_doctor
 from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack
-from rlvr.sandbox.task_images import standin as standin_image
+from rlvr.sandbox.standins import default_source, missing_bases
+from rlvr.sandbox.standins import standin as standin_image
 from rlvr.sandbox.toolbox import build as build_toolbox
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)
@@ -95,16 +97,37 @@ def doctor(json_out: JsonOpt = False, env_path: EnvPathOpt = None) -> None:
 
 @app.command()
 def standin(
-    name: Annotated[str, typer.Argument(help="The public image a task names, e.g. ubuntu:24.04.")],
+    names: Annotated[
+        list[str] | None,
+        typer.Argument(help="Public images tasks name, e.g. ubuntu:24.04 python:3.13-slim."),
+    ] = None,
     source: Annotated[
-        str, typer.Option("--from", help="The local image to stand in for it.")
-    ] = BASE_IMAGE,
+        str | None,
+        typer.Option(
+            "--from",
+            help="The local image to stand in (default: rlvr's base, or its "
+            "Python stand-in for python images).",
+        ),
+    ] = None,
+    tasks: Annotated[
+        Path | None,
+        typer.Option(
+            "--tasks",
+            help="A folder of Harbor tasks: stand in for every base image "
+            "they name that is not on this machine.",
+        ),
+    ] = None,
 ) -> None:
     """Tag a local image as a public one that cannot be pulled here, so that Harbor tasks
     `FROM` it (or naming it as docker_image) build and run offline. A stand-in is not the
-    public image: by default it is rlvr's Debian bookworm base with Python 3."""
-    made = standin_image(name, source)
-    err.print(f"{made} now stands in for the public image (it is {source})", highlight=False)
+    public image: it is rlvr's Debian bookworm base (with pip and venv for python images)."""
+    wanted = list(names or []) + (missing_bases(tasks) if tasks is not None else [])
+    if not wanted:
+        err.print("nothing to stand in for (every base image is here)")
+        return
+    for name in wanted:
+        made = standin_image(name, source)
+        err.print(f"{made}: a stand-in ({source or default_source(made)})", highlight=False)
 
 
 @app.command()

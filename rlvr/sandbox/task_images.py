@@ -21,7 +21,7 @@ from typing import Any
 
 from rlvr.errors import SandboxError
 from rlvr.sandbox.client import get_client
-from rlvr.sandbox.images import BASE_IMAGE, HASH_LABEL, image_exists
+from rlvr.sandbox.images import HASH_LABEL, image_exists
 from rlvr.types import Task
 
 FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
@@ -40,7 +40,7 @@ class TaskImageError(SandboxError):
 
 def standin_hint(name: str) -> str:
     return (f"no registry is reachable, so {name!r} must be on this machine: run `rlvr sandbox "
-            f"standin {name}` (a local stand-in built from {BASE_IMAGE}), or `docker tag "
+            f"standin {name}` (a local stand-in of rlvr's base), or `docker tag "
             f"<an image you have> {name}`")  # fmt: skip
 
 
@@ -168,24 +168,3 @@ def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: 
             ),
         )
     log(f"built {tag} in {time.monotonic() - start:.0f} s")
-
-
-def standin(name: str, source: str = BASE_IMAGE) -> str:
-    """Tag the local image `source` as `name`, so that Dockerfiles `FROM name` build offline.
-
-    A stand-in is not the public image: `ubuntu:24.04` made this way is Debian bookworm with
-    Python 3; what a task's Dockerfile installs on top comes from Debian's archive.
-    """
-    from docker.errors import ImageNotFound
-
-    if ":" not in name.rsplit("/", 1)[-1]:
-        name += ":latest"
-    try:
-        image = get_client().images.get(source)
-    except ImageNotFound:
-        raise SandboxError(f"{source!r} is not on this machine, so no stand-in can be made",
-                           "run `rlvr sandbox bootstrap` first, or pass --from an image you "
-                           "have") from None  # fmt: skip
-    repo, _, tag = name.rpartition(":")
-    image.tag(repo, tag)
-    return name
