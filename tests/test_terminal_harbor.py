@@ -17,6 +17,7 @@ from rlvr.errors import RlvrError
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
+from rlvr.sandbox.client import get_client
 from rlvr.sandbox.standins import standin
 from rlvr.sandbox.toolbox import build as build_toolbox
 from rlvr.tasksets.terminal import load_all, load_tasks
@@ -112,8 +113,9 @@ def test_planted_reward_and_test_runner_modules_are_flagged(env) -> None:  # typ
 
 def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "tasks"
+    missing = f"registry.example/not-here-{tmp_path.name.lower()}:1"  # a name no run made
     for name, dockerfile in (
-        ("unknown-base", "FROM registry.example/not-here:1\nWORKDIR /app\n"),
+        ("unknown-base", f"FROM {missing}\nWORKDIR /app\n"),
         ("offline-build", "FROM ubuntu:24.04\nRUN apt-get install -y no-such-package-rlvr\n"),
     ):
         task = root / name
@@ -134,9 +136,12 @@ def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: 
     assert build.status == "grader_error" and "no-such-package-rlvr" in build.reason
     # the documented route: a stand-in for every base the folder names that is not here
     made = CliRunner().invoke(app, ["sandbox", "standin", "--tasks", str(root)])
-    assert made.exit_code == 0 and "registry.example/not-here:1" in made.output, made.output
-    [again] = env.grader.grade_group(next(t for t in tasks if t.id == "unknown-base"), [""])
-    assert again.reward == 1.0, again.reason
+    try:
+        assert made.exit_code == 0 and missing in made.output, made.output
+        [again] = env.grader.grade_group(next(t for t in tasks if t.id == "unknown-base"), [""])
+        assert again.reward == 1.0, again.reason
+    finally:
+        get_client().images.remove(missing)
     lone = tmp_path / "lone"
     (lone / "no-tests").mkdir(parents=True)
     (lone / "no-tests" / "instruction.md").write_text("x\n")
