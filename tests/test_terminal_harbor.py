@@ -46,20 +46,30 @@ def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type
     return group
 
 
-def test_each_refused_task_is_refused_alone_with_its_reason() -> None:
+def test_each_refused_task_is_refused_alone_with_its_reason(tmp_path: Path) -> None:
     tasks, refused = load_all("harbor")
-    assert len(tasks) == 10 and {t.meta["judge"] for t in tasks} == {"harbor"}
-    why = {r.task: r.reason for r in refused}
-    assert set(why) == {"needs-network", "two-services"}
-    assert "network" in why["needs-network"] and "compose" in why["two-services"]
+    assert len(tasks) == 11 and {t.meta["judge"] for t in tasks} == {"harbor"}
+    assert [(r.task, "network" in r.reason) for r in refused] == [("needs-network", True)]
+    # a compose file that would reach the host refuses its task, and only it
+    bad = tmp_path / "host-volume"
+    (bad / "environment").mkdir(parents=True)
+    (bad / "tests").mkdir()
+    (bad / "instruction.md").write_text("x\n")
+    (bad / "tests" / "test.sh").write_text("true\n")
+    (bad / "environment" / "Dockerfile").write_text("FROM ubuntu:24.04\n")
+    (bad / "environment" / "docker-compose.yaml").write_text(
+        "services:\n  db:\n    image: ubuntu:24.04\n    volumes: ['/:/host']\n"
+    )
+    assert load_all(str(tmp_path))[1][0].reason.endswith("would reach the host (not supported)")
 
 
 def test_every_reference_passes_offline_and_refusals_are_named(env) -> None:  # type: ignore[no-untyped-def]
     """RUN/ENV/USER/WORKDIR, a root-only file, a test.sh writing into /app, a server left
-    running, reward.json, ctrf, uvx pytest through the toolbox, a docker_image task."""
+    running, reward.json, ctrf, uvx pytest through the toolbox, a docker_image task, a compose
+    task with a second service on a private network."""
     result = CliRunner().invoke(app, ["envs", "validate", "harbor-examples", "--references"])
     assert result.exit_code == 0, result.output
-    assert "all 10 reference solutions pass" in result.output
+    assert "all 11 reference solutions pass" in result.output
 
 
 def test_ctrf_tests_are_kept_and_wrong_or_empty_answers_fail(env) -> None:  # type: ignore[no-untyped-def]

@@ -20,11 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rlvr.errors import ManifestError, RlvrError
 from rlvr.graders.base import register_grader
 from rlvr.manifest import format_validation_error
+from rlvr.sandbox.compose import ServiceNetwork, read_compose
 from rlvr.sandbox.docker import InfraFailure
 from rlvr.sandbox.episode import EpisodeBox, workspace_files
 from rlvr.sandbox.harbor_box import HarborBox, folder_files, parse_ctrf
 from rlvr.sandbox.spec import SandboxSpec, load_spec
-from rlvr.sandbox.task_images import TaskImageError, task_image
+from rlvr.sandbox.task_images import TaskImageError, task_image, task_service_image
 from rlvr.sandbox.toolbox import require as require_toolbox
 from rlvr.types import Flag, Task, TestOutcome, Verdict
 
@@ -136,8 +137,16 @@ class TerminalGrader:
     def _open_harbor(self, task: Task) -> HarborBox:
         """The task's image (TaskImageError when it cannot be had) and one container of it."""
         image = task_image(task, self.options.build_log)
-        return HarborBox(image, self.spec, task.meta, self.options.toolbox_dir(),
-                         network="agent" in (task.meta.get("network") or []))  # fmt: skip
+        meta, services = task.meta, None
+        if task.meta.get("compose"):
+            env_dir = Path(task.meta["task_dir"]) / "environment"
+            main_env, wanted = read_compose(env_dir / task.meta["compose"])
+            images = [(s, task_service_image(task, s, self.options.build_log)) for s in wanted]
+            services = ServiceNetwork(images, self.spec.memory_mb, self.spec.pids_limit)
+            meta = {**meta, "env": {**(meta.get("env") or {}), **main_env}}
+        return HarborBox(image, self.spec, meta, self.options.toolbox_dir(),
+                         network="agent" in (meta.get("network") or []),
+                         services=services)  # fmt: skip
 
     def judge(self, box: EpisodeBox | HarborBox, task: Task) -> Verdict:
         """Run the task's tests on what the episode left in `box` (after its processes)."""

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.sandbox.client import get_client, pool_labels
+from rlvr.sandbox.compose import ServiceNetwork
 from rlvr.sandbox.container import InfraFailure
 from rlvr.sandbox.spec import SandboxSpec
 from rlvr.sandbox.toolbox import MOUNT, VERIFIER_ENV
@@ -75,9 +76,12 @@ class HarborBox:
     (InfraFailure when the daemon or the container fails, never for what the agent did)."""
 
     def __init__(self, image: str, spec: SandboxSpec, meta: dict[str, Any],
-                 toolbox: Path | None, network: bool = False) -> None:  # fmt: skip
+                 toolbox: Path | None, network: bool = False,
+                 services: ServiceNetwork | None = None) -> None:  # fmt: skip
         """`network`: start on Docker's bridge network (the agent phase may reach out);
-        `set_network` changes it between phases."""
+        `set_network` changes it between phases. `services`: the task's compose services,
+        whose private network this container joins as `main` (closed with the box)."""
+        self.services = services
         from docker.types import Ulimit
 
         client = get_client()
@@ -95,7 +99,8 @@ class HarborBox:
         try:
             self.obj = client.containers.run(
                 image, ["infinity"], entrypoint=["sleep"], detach=True, init=True,
-                network_mode="bridge" if network else "none", hostname="sandbox",
+                network_mode=services.name if services else "bridge" if network else "none",
+                hostname="sandbox",
                 environment=self.env, cap_drop=DROPPED_CAPS,
                 mem_limit=f"{memory}m",
                 memswap_limit=f"{memory}m", pids_limit=spec.pids_limit,
@@ -106,6 +111,8 @@ class HarborBox:
                                 hard=spec.fsize_mb << 20)],
             )  # fmt: skip
         except Exception as e:
+            if services is not None:
+                services.close()
             raise InfraFailure(f"could not start a container of {image!r}: {e}") from None
         self.id: str = self.obj.id
         try:
@@ -303,6 +310,8 @@ class HarborBox:
             self.closed = True
             with contextlib.suppress(Exception):
                 self.obj.remove(force=True)
+            if self.services is not None:
+                self.services.close()
 
 
 def parse_ctrf(text: str | None) -> list[dict[str, str]]:

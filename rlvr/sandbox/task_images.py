@@ -21,6 +21,7 @@ from typing import Any
 
 from rlvr.errors import SandboxError
 from rlvr.sandbox.client import get_client
+from rlvr.sandbox.compose import Service
 from rlvr.sandbox.images import HASH_LABEL, image_exists
 from rlvr.types import Task
 
@@ -101,25 +102,47 @@ def task_image(task: Task, log: Log | None = None) -> str:
     """The image a Harbor task runs in: its docker_image, or its Dockerfile built (cached)."""
     named = task.meta.get("docker_image")
     if named:
-        if not image_exists(named):
-            raise TaskImageError(f"task {task.id}: image {named!r} is not on this machine",
-                                 standin_hint(named))  # fmt: skip
-        return str(named)
+        return local_image(named, task.id)
     context = Path(task.meta["task_dir"]) / "environment"
-    dockerfile = context / "Dockerfile"
-    bases = base_images(dockerfile)
-    digest = context_hash(context, bases)
-    tag = f"rlvr-task-{TAG_CHARS.sub('-', task.id.lower()).strip('-.')[:100]}:{digest[:16]}"
+    return built_image(context, "Dockerfile", task, task.id, log)
+
+
+def task_service_image(task: Task, service: Service, log: Log | None = None) -> str:
+    """A compose service's image: `image:` that is here, or its `build:` built and cached."""
+    if service.build is None:
+        return local_image(str(service.image), task.id)
+    env_dir = Path(task.meta["task_dir"]) / "environment"
+    context = (env_dir / service.build[0]).resolve()
+    if not context.is_relative_to(env_dir.resolve()):
+        raise TaskImageError(f"task {task.id}: service {service.name}'s build context leaves "
+                             "environment/", "keep build contexts inside environment/")  # fmt: skip
+    return built_image(context, service.build[1], task, f"{task.id}-{service.name}", log)
+
+
+def local_image(name: str, task_id: str) -> str:
+    if not image_exists(name):
+        raise TaskImageError(f"task {task_id}: image {name!r} is not on this machine",
+                             standin_hint(name))  # fmt: skip
+    return name
+
+
+def built_image(context: Path, dockerfile: str, task: Task, label: str,
+                log: Log | None = None) -> str:  # fmt: skip
+    """`context` built with `dockerfile` (relative to it), tagged by content hash, once."""
+    bases = base_images(context / dockerfile)
+    digest = hashlib.sha256(f"{context_hash(context, bases)}:{dockerfile}".encode()).hexdigest()
+    tag = f"rlvr-task-{TAG_CHARS.sub('-', label.lower()).strip('-.')[:100]}:{digest[:16]}"
     with _locks_guard:
         lock = _locks.setdefault(tag, threading.Lock())
     with lock:
         if not image_exists(tag):
-            build(context, tag, digest, float(task.meta.get("build_timeout_s", 600)), task.id,
-                  log or (lambda _line: None))  # fmt: skip
+            build(context, tag, digest, float(task.meta.get("build_timeout_s", 600)), label,
+                  log or (lambda _line: None), dockerfile)  # fmt: skip
     return tag
 
 
-def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: Log) -> None:
+def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: Log,
+          dockerfile: str = "Dockerfile") -> None:  # fmt: skip
     """docker build of `context` as `tag`, stopped at `timeout`; the log's tail on failure."""
     api = get_client().api
     tail: list[str] = []
@@ -131,8 +154,8 @@ def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: 
         nonlocal stream
         try:
             labels = {HASH_LABEL: digest, "rlvr.task": name}
-            stream = api.build(path=str(context), tag=tag, rm=True, forcerm=True, pull=False,
-                               labels=labels, decode=True)  # fmt: skip
+            stream = api.build(path=str(context), dockerfile=dockerfile, tag=tag, rm=True,
+                               forcerm=True, pull=False, labels=labels, decode=True)  # fmt: skip
             for chunk in stream:
                 if "error" in chunk:
                     failure.append(str(chunk["error"]).strip())

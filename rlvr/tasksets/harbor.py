@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from rlvr.manifest import format_validation_error
+from rlvr.sandbox.compose import read_compose
 from rlvr.types import Task
 
 COMPOSE_FILES = ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml")
@@ -106,8 +107,8 @@ class HarborConfig(BaseModel):
 
 def read_config(folder: Path) -> HarborConfig:
     toml = folder / "task.toml"
-    if not toml.is_file():
-        raise Refusal(folder.name, "task.toml is missing", "add task.toml (Harbor's layout)")
+    if not toml.is_file():  # Harbor's defaults throughout
+        return HarborConfig()
     try:
         data = tomllib.loads(toml.read_text("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
@@ -135,11 +136,13 @@ def load_harbor_task(folder: Path, allow_network: bool = False) -> Task:
     if not test_sh.is_file():
         raise Refusal(name, "tests/test.sh is missing (Harbor's verifier)",
                       "add tests/test.sh, or tests/test.py for rlvr's own judge")  # fmt: skip
-    compose = [f for f in COMPOSE_FILES if (folder / "environment" / f).is_file()]
-    if compose:
-        raise Refusal(name, f"environment/{compose[0]}: multi-container (compose) tasks are not "
-                      "supported by rlvr's Harbor mode yet",
-                      "run it with Harbor, or fold its services into one Dockerfile")  # fmt: skip
+    compose = next((f for f in COMPOSE_FILES if (folder / "environment" / f).is_file()), None)
+    if compose is not None:
+        try:
+            read_compose(folder / "environment" / compose)
+        except ValueError as e:
+            fix = "run it with Harbor, or keep to what rlvr/sandbox/compose.py reads"
+            raise Refusal(name, f"environment/{e}", fix) from None
     if env.os != "linux":
         raise Refusal(name, f"[environment].os = {env.os!r}: only linux containers run here",
                       "use a linux task")  # fmt: skip
@@ -181,6 +184,7 @@ def load_harbor_task(folder: Path, allow_network: bool = False) -> Task:
             "verifier_env": cfg.verifier.env,
             "solution_env": cfg.solution.env,
             "network": network,
+            "compose": compose,
             **({"split": meta["split"]} if meta.get("split") in ("train", "test") else {}),
         },
     )

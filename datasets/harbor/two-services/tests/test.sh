@@ -1,2 +1,2 @@
 #!/bin/bash
-if [ -s /app/key.txt ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
+if [ "$(cat /app/key.txt 2>/dev/null)" = s3cret ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt
