@@ -159,3 +159,22 @@ def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
     done, empty = env.grader.grade_group(task, ["touch done.txt", ""])
     assert (done.status, done.reward) == ("scored", 1.0), done.reason
     assert (empty.status, empty.reward) == ("scored", 0.0), empty.reason
+
+
+def test_padding_past_the_snapshot_never_hides_a_file(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """5,000 files walked first cut the snapshot before it reaches `zzz/`: a check that a file
+    is absent must then fail, not pass on a snapshot that never looked."""
+    from rlvr.tasksets.terminal import load_task
+
+    task_dir = tmp_path / "absent-task"
+    (task_dir / "tests").mkdir(parents=True)
+    (task_dir / "instruction.md").write_text("Leave no leftovers.\n")
+    (task_dir / "tests" / "test.py").write_text(
+        "def test_no_leftover(ws):\n    assert not ws.exists('zzz/leftover.txt')\n"
+    )
+    task = load_task(task_dir, "rlvr-terminal:bookworm")
+    pad = "mkdir -p aaa zzz && (cd aaa && seq 1 5200 | xargs touch) && touch zzz/leftover.txt"
+    padded, clean = env.grader.grade_group(task, [pad, "mkdir -p aaa && touch aaa/1"])
+    assert (padded.status, padded.reward) == ("scored", 0.0), padded.reason
+    assert "snapshot" in padded.reason and "cut" in padded.reason
+    assert (clean.status, clean.reward) == ("scored", 1.0), clean.reason

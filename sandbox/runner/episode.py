@@ -396,7 +396,7 @@ def op_judge(job: dict) -> dict:
         for e in snap["entries"]:  # the snapshot as plain files: no link is followed
             _lay_out_entry(home, e)
         with open(home + "/ws.json", "w", encoding="utf-8") as fh:
-            json.dump(snap["entries"], fh)
+            json.dump({"entries": snap["entries"], "truncated": bool(snap["truncated"])}, fh)
         os.chmod(home, 0o700)
         return b""
 

@@ -36,12 +36,23 @@ class Workspace:
 
     def __init__(self) -> None:
         with open(os.path.join(HOME, "ws.json"), encoding="utf-8") as fh:
-            self.entries = {e["path"]: e for e in json.load(fh)}
+            snap = json.load(fh)
+        self.entries = {e["path"]: e for e in snap["entries"]}
+        self.truncated = bool(snap["truncated"])
+        """The workspace passed the snapshot's bounds: what is absent may just not be read."""
         self.root = os.path.join(HOME, "ws")
         self._res = os.fdopen(RES_R, "rb")
 
     def _entry(self, rel: str) -> dict | None:
-        return self.entries.get(os.path.normpath(rel))
+        """A path's entry; a path the snapshot lacks fails the test when the snapshot was cut
+        (it cannot be judged absent, nor anything else), so padding never hides a file."""
+        e = self.entries.get(os.path.normpath(rel))
+        if e is None and self.truncated:
+            raise AssertionError(
+                f"{rel} is not in the snapshot, which was cut: the workspace "
+                "holds more than the judge reads (entries, depth or bytes)"
+            )
+        return e
 
     def exists(self, rel: str) -> bool:
         return self._entry(rel) is not None
@@ -65,7 +76,13 @@ class Workspace:
         return int(e["mode"])
 
     def files(self, under: str = "") -> list[str]:
-        """Paths of the regular files (under a folder), sorted."""
+        """Paths of the regular files (under a folder), sorted; fails when the snapshot was cut
+        (the list could be missing files)."""
+        if self.truncated:
+            raise AssertionError(
+                "the snapshot was cut: the workspace holds more than the judge "
+                "reads, so its list of files is not complete"
+            )
         prefix = os.path.normpath(under) + "/" if under else ""
         return sorted(p for p, e in self.entries.items()
                       if e["type"] == "file" and p.startswith(prefix))  # fmt: skip
