@@ -178,3 +178,28 @@ def test_padding_past_the_snapshot_never_hides_a_file(env, tmp_path: Path) -> No
     assert (padded.status, padded.reward) == ("scored", 0.0), padded.reason
     assert "snapshot" in padded.reason and "cut" in padded.reason
     assert (clean.status, clean.reward) == ("scored", 1.0), clean.reason
+
+
+def test_a_fork_chain_does_not_outlive_its_command(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A process that forks and exits in a loop slipped past a kill that signals pid by pid;
+    one kill(-1, SIGSTOP) first stops the whole chain, then it dies with its command."""
+    task = env.task("count-error-lines")
+    chain = (
+        "python3 -c 'import os\n"
+        "while True:\n"
+        "    if os.fork(): os._exit(0)\n"
+        "    os.setsid()' > /dev/null 2>&1 &\nsleep 1; echo started"
+    )
+    turns = [
+        call("bash", command=chain),
+        call(
+            "bash",
+            command='sleep 0.5; ps -o comm= -u "$(id -u)" | grep -c python3; '
+            "echo 1 > error_count.txt",
+        ),
+        call("submit"),
+    ]
+    [r] = episodes(env, task, [turns], tmp_path)
+    assert r.verdict is not None and (r.verdict.status, r.verdict.reward) == ("scored", 0.0)
+    seen = r.sample.episode.turns[1].observations[0].content  # type: ignore[union-attr]
+    assert seen.split("\n")[1].strip() == "0", seen

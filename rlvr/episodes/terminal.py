@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from rlvr.graders.terminal import TerminalGrader
 from rlvr.sandbox.docker import InfraFailure
-from rlvr.sandbox.episode import EpisodeBox
+from rlvr.sandbox.episode import AgentFault, EpisodeBox
 from rlvr.sandbox.harbor_box import HarborBox
 from rlvr.sandbox.task_images import TaskImageError
 from rlvr.types import Observation, Task, ToolCall, Verdict
@@ -46,6 +46,7 @@ class TerminalSession:
         self.actions: list[str] = []
         self.failure: str | None = None
         self.unrunnable: str | None = None
+        self.fault: AgentFault | None = None
         self.box: EpisodeBox | HarborBox | None = None
         try:
             self.box = self.grader.open_box(task)
@@ -58,13 +59,17 @@ class TerminalSession:
         return None
 
     def call(self, call: ToolCall) -> Observation:
-        if self.box is None or self.failure is not None:
+        if self.box is None or self.failure is not None or self.fault is not None:
             return Observation(tool=call.name, content="the sandbox is unavailable", error=True)
         try:
-            return self._call(self.box, call)
+            obs = self._call(self.box, call)
+        except AgentFault as e:
+            self.fault = e
+            return Observation(tool=call.name, content=str(e), error=True)
         except InfraFailure as e:
             self.failure = str(e)
             return Observation(tool=call.name, content="the sandbox failed", error=True)
+        return obs
 
     def _call(self, box: EpisodeBox | HarborBox, call: ToolCall) -> Observation:
         args = call.arguments
@@ -72,6 +77,9 @@ class TerminalSession:
             timeout = min(float(args.get("timeout_s", self.default_timeout)), MAX_COMMAND_S)
             self.actions.append(args["command"])
             r = box.bash(args["command"], timeout, self.grader.options.output_limit_kb << 10)
+            if r.get("lingering"):
+                raise AgentFault("lingering_processes", "processes the command started would "
+                                 "not die after it")  # fmt: skip
             return Observation(tool="bash", content=_bash_text(r, timeout),
                                error=bool(r.get("timed_out")))  # fmt: skip
         if call.name == "read_file":
@@ -100,6 +108,10 @@ class TerminalSession:
     def verdict(self) -> Verdict | None:
         if self.unrunnable is not None:
             return Verdict.error("grader_error", f"the task cannot run here: {self.unrunnable}")
+        if self.fault is not None:
+            return Verdict.reject(
+                f"the agent broke its container: {self.fault}", cause=self.fault.cause
+            )  # type: ignore[arg-type]
         if self.failure is not None or self.box is None:
             return Verdict.error("infra_error", f"the episode's sandbox failed: {self.failure}")
         return self.grader.judge(self.box, self.task)

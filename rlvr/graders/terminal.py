@@ -22,7 +22,7 @@ from rlvr.graders.base import register_grader
 from rlvr.manifest import format_validation_error
 from rlvr.sandbox.compose import ServiceNetwork, read_compose
 from rlvr.sandbox.docker import InfraFailure
-from rlvr.sandbox.episode import EpisodeBox, workspace_files
+from rlvr.sandbox.episode import AgentFault, EpisodeBox, workspace_files
 from rlvr.sandbox.harbor_box import HarborBox, folder_files, parse_ctrf
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.sandbox.task_images import TaskImageError, task_image, task_service_image
@@ -155,11 +155,13 @@ class TerminalGrader:
             return self._judge_harbor(box, task, timeout)
         try:
             r = box.judge(test_files(task), "test.py", timeout)
+        except AgentFault as e:
+            return Verdict.reject(f"the judge could not run: {e}", cause=e.cause)  # type: ignore[arg-type]
         except InfraFailure as e:
             return Verdict.error("infra_error", f"the judge could not run: {e}")
         if "error" in r:
             if r.get("agent_fault"):
-                return Verdict.reject(f"the workspace could not be read: {r['error'][:300]}",
+                return Verdict.reject(f"the judge could not run: {r['error'][:300]}",
                                       cause="runner_killed")  # fmt: skip
             return Verdict.error("grader_error", f"terminal judge: {str(r['error'])[:300]}")
         if r.get("timed_out"):
@@ -228,8 +230,13 @@ class TerminalGrader:
                 env = dict(task.meta.get("solution_env") or {})
                 box.oracle(solution, float(task.meta.get("agent_timeout_s", 600)), limit, env)
             elif script.strip():
-                box.bash(script, SCRIPT_TIMEOUT_S, limit)
+                ran = box.bash(script, SCRIPT_TIMEOUT_S, limit)
+                if ran.get("lingering"):
+                    return Verdict.reject("processes the answer started would not die",
+                                          cause="lingering_processes")  # fmt: skip
             return self.judge(box, task)
+        except AgentFault as e:
+            return Verdict.reject(f"the answer broke its container: {e}", cause=e.cause)  # type: ignore[arg-type]
         except InfraFailure as e:
             return Verdict.error("infra_error", str(e))
         finally:

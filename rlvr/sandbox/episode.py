@@ -44,6 +44,15 @@ def workspace_files(folder: Path) -> tuple[dict[str, Any], list[str]]:
     return files, executable
 
 
+class AgentFault(Exception):
+    """The episode's container failed because of what the agent did (filled its memory, left
+    processes that would not die): scored 0 with `cause`, never masked."""
+
+    def __init__(self, cause: str, message: str) -> None:
+        self.cause = cause
+        super().__init__(message)
+
+
 class EpisodeBox:
     """A container leased for one episode; every method is one exec (raises InfraFailure when
     the daemon or the container fails, never for anything the agent did)."""
@@ -61,6 +70,9 @@ class EpisodeBox:
     def op(self, name: str, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
         out = self.container.exec([*RUNNER, name], "0:0", payload, timeout + OP_MARGIN_S,
                                   RawResult)  # fmt: skip
+        if out.result is None and self.container.oom_killed():
+            raise AgentFault("memory_limit", f"the container's memory limit was hit during "
+                             f"{name!r} (only the agent's work fills it)")  # fmt: skip
         if out.watchdog:
             raise InfraFailure(f"the episode runner passed its deadline during {name!r}")
         if out.result is None:

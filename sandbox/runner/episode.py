@@ -38,6 +38,7 @@ from sweep import (
     as_uid,
     die_first,
     drop_to,
+    freeze,
     fresh_uids,
     kill_all,
     limit_counters,
@@ -254,9 +255,14 @@ def op_open(job: dict) -> dict:
 
 def op_bash(job: dict) -> dict:
     agent = load_state()["agent"]
-    return run_confined(["/bin/bash", "-c", job["command"]], agent, WORKSPACE,
-                        agent_env(agent), b"", float(job["timeout_s"]),
-                        int(job.get("output_limit", 16 << 10)))  # fmt: skip
+    res = run_confined(["/bin/bash", "-c", job["command"]], agent, WORKSPACE,
+                       agent_env(agent), b"", float(job["timeout_s"]),
+                       int(job.get("output_limit", 16 << 10)))  # fmt: skip
+    # one kill(-1, SIGSTOP) stops every process of the agent's at once (no fork chain outruns
+    # it), then they are killed; any that will not die is the agent's doing
+    freeze()
+    res["lingering"] = not kill_all(uid=agent)
+    return res
 
 
 def _path(rel: str) -> str:
@@ -373,8 +379,10 @@ def op_judge(job: dict) -> dict:
     judge = int(job["judge_uid"])
     if judge < 100_000 or os.stat(JUDGE_HOME).st_uid != judge:
         return {"error": f"{JUDGE_HOME} is not a folder of uid {judge}"}
+    freeze()
     if not kill_all():  # every process that is not root: the agent has none left after this
-        return {"error": "agent processes would not die before the judge", "clean": False}
+        return {"error": "agent processes would not die before the judge", "clean": False,
+                "agent_fault": True}  # fmt: skip
     as_uid(agent, wipe_own, timeout=30.0)  # /tmp, /dev/shm: nothing of the agent's but /app
     data, err = as_agent(agent, snapshot, timeout=60.0)
     if err:
