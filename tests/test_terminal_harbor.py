@@ -192,3 +192,47 @@ def test_episodes_are_admitted_by_the_hosts_free_memory(env, tmp_path: Path, mon
     group = episodes(env, task, [[call("bash", command="echo 4 > count.txt")], [], []], tmp_path)
     assert [r.verdict.reward for r in group] == [1.0, 0.0, 0.0]  # type: ignore[union-attr]
     assert [r.sample.index for r in group] == [0, 1, 2]
+
+
+def test_a_server_with_structured_tool_calls_solves_a_harbor_task(env) -> None:  # type: ignore[no-untyped-def]
+    """An OpenAI-compatible server that answers with `message.tool_calls` and no content (vLLM
+    with automatic tool choice) is read, and it is sent the episode's tools."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from rlvr.policies.openai import OpenAIPolicy
+
+    bodies: list[dict] = []
+    turns = [("bash", {"command": 'echo "Hello, world!" > /app/hello.txt'}), ("submit", {})]
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            bodies.append(body)
+            assistant = sum(m["role"] == "assistant" for m in body["messages"])
+            name, args = turns[min(assistant, len(turns) - 1)]
+            call = {"id": f"call_{assistant}", "type": "function",
+                    "function": {"name": name, "arguments": json.dumps(args)}}  # fmt: skip
+            message = {"role": "assistant", "content": None, "tool_calls": [call]}
+            data = json.dumps({"choices": [{"index": 0, "message": message,
+                                            "finish_reason": "tool_calls"}]}).encode()  # fmt: skip
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        policy = OpenAIPolicy(f"http://127.0.0.1:{httpd.server_address[1]}/v1", model="stub")
+        [[r]] = EpisodeRunner(env, policy).run([env.task("hello-world")], 1, SamplingConfig())
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert r.verdict is not None and r.verdict.reward == 1.0, r.verdict
+    offered = [t["function"]["name"] for t in bodies[0]["tools"]]
+    assert offered == ["bash", "read_file", "write_file", "submit"]
+    assert r.sample.episode is not None and r.sample.episode.end == "submit"

@@ -7,7 +7,7 @@ the same call, so rollouts, frontier estimation and training never ask which one
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -57,6 +57,11 @@ class SamplingConfig(BaseModel):
         default=False,
         description="End a completion after its first closed fenced block (its closing fence "
         "line), never at the opening fence. Set by environments whose answer is one block.",
+    )
+    tools: list[dict[str, Any]] | None = Field(
+        default=None,
+        description="An episode's offered tools (name, description, JSON Schema parameters). A "
+        "server gets them as the OpenAI `tools` list; a local model reads them in the prompt.",
     )
     decoder: Literal["rlvr", "generate"] = Field(
         default="rlvr",

@@ -15,6 +15,7 @@ processed ones. Token ids are only known when the server can return them: pass
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -127,6 +128,8 @@ class OpenAIPolicy:
             body["stop"] = sampling.stop
         if self.token_ids:
             body["return_tokens_as_token_ids"] = True
+        if sampling.tools:
+            body["tools"] = [{"type": "function", "function": t} for t in sampling.tools]
         return body
 
     async def _group(
@@ -156,7 +159,8 @@ class OpenAIPolicy:
         return samples
 
     def _to_sample(self, choice: dict[str, Any], task_id: str, index: int) -> Sample:
-        text = (choice.get("message") or {}).get("content") or ""
+        message = choice.get("message") or {}
+        text = (message.get("content") or "") + structured_calls(message.get("tool_calls"))
         content = (choice.get("logprobs") or {}).get("content") or None
         logprobs = [float(t["logprob"]) for t in content] if content else None
         token_ids: list[int] | None = None
@@ -218,6 +222,25 @@ class OpenAIPolicy:
             "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
             "ending in /v1, e.g. http://127.0.0.1:8000/v1",
         )
+
+
+def structured_calls(calls: Any) -> str:
+    """A server's structured `tool_calls` (OpenAI's format, as vLLM with automatic tool choice
+    returns them) as `<tool_call>` lines the episode loop reads; arguments that are not JSON
+    stay as written, so the loop answers with the parse problem instead of dropping the call."""
+    lines = []
+    for call in calls if isinstance(calls, list) else []:
+        fn = (call or {}).get("function") or {}
+        raw = fn.get("arguments")
+        try:
+            args = json.loads(raw) if isinstance(raw, str) else (raw or {})
+        except ValueError:
+            lines.append(f'<tool_call>{{"name": {json.dumps(fn.get("name"))}, "arguments": {raw}}}'
+                         "</tool_call>")  # fmt: skip
+            continue
+        lines.append("<tool_call>" + json.dumps({"name": fn.get("name"), "arguments": args})
+                     + "</tool_call>")  # fmt: skip
+    return ("\n" if lines else "") + "\n".join(lines)
 
 
 def cut_at_first_fence(sample: Sample, choice: dict[str, Any]) -> Sample:
