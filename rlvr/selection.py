@@ -31,7 +31,16 @@ def select_tasks(
     if difficulty is not None:
         want["difficulty"] = difficulty
     if task_file is not None:
-        tasks = filter_split(restrict_to_file(env, task_file), env.split, env.name, split)
+        listed = restrict_to_file(env, task_file)
+        tasks = filter_split(listed, env.split, env.name, split)
+        if listed and not tasks:  # the file's tasks are all on the other side of the split
+            sides = sorted({s for s in ("train", "test")
+                            if filter_split(listed, env.split, env.name, s)})  # fmt: skip
+            raise RlvrError(
+                f"environment {env.name!r}: the {len(listed)} tasks of {task_file} are all in "
+                f"the {' and '.join(sides)} split, and this command reads split {split!r}",
+                f"pass --split {sides[0] if len(sides) == 1 else 'all'}",
+            )
     else:
         tasks = env.tasks_in(split)
     for key, value in want.items():

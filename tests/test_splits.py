@@ -150,3 +150,13 @@ def test_cli_rollout_and_envs_show_use_the_split(tmp_path: Path) -> None:
     show = CliRunner().invoke(app, ["envs", "show", "math", "--json"])
     split = json.loads(show.stdout)["split"]
     assert split["test"] == len(env.tasks_in("test")) and split["test_fraction"] == 0.3
+
+
+def test_a_tasks_file_of_the_other_split_names_the_split(tmp_path: Path) -> None:
+    env = rlvr.load_env("synth-python")
+    held = env.tasks_in("test")[:3]
+    path = tmp_path / "tasks.jsonl"
+    path.write_text("".join(t.model_dump_json() + "\n" for t in held))
+    with pytest.raises(RlvrError, match="all in the test split.*--split test"):
+        select_tasks(env, task_file=path, split="train")
+    assert [t.id for t in select_tasks(env, task_file=path, split="test")] == [t.id for t in held]
