@@ -182,3 +182,13 @@ def test_near_misses_cover_the_named_slips_and_a_loop_stops() -> None:
     loop = "def g(n: int) -> int:\n    while n > 0:\n        n = n // 10\n    return n\n"
     forever = [v for v in variants(loop, "g") if v.description.endswith("-> GtE")]
     assert forever and run_bounded(forever[0].fn, [5]) == (False, None)
+
+
+def test_the_docs_count_the_families_the_ids_show() -> None:
+    """envs/README.md's table says how many families the synth set has; the ids decide."""
+    import re
+
+    ids = [json.loads(line)["id"] for line in DATA.read_text().splitlines() if line]
+    families = {i.rsplit("-", 1)[0] for i in ids}
+    doc = (ROOT / "envs" / "README.md").read_text()
+    assert f"| families ({len(families)}) |" in doc, re.findall(r"\| families \(\d+\) \|", doc)
