@@ -212,3 +212,11 @@ def test_a_repeated_case_line_is_a_forgery() -> None:
 
 def test_no_ready_line_means_the_driver_never_started() -> None:
     assert not read_driver_output("Traceback ...\n", 3).ready
+
+
+def test_a_line_that_lists_spellings_is_not_respelled() -> None:
+    from rlvr.functions.render import native_words
+
+    words = {"None": "nil", "True": "true"}
+    assert native_words("(None, nil or null)", words, "f", None) == "(None, nil or null)"
+    assert native_words("Return None when True", words, "f", None) == "Return nil when true"

@@ -80,9 +80,16 @@ _PY_WORD = re.compile(r"(?<![\w.'\"])(True|False|None)(?![\w'\"])(?! of\b)")
 
 def native_words(line: str, words: Mapping[str, str], name: str, entry: str | None) -> str:
     """`line` with Python's True/False/None (as whole words, not inside quotes, not the English
-    "None of") spelled by `words`, and the Python name `name` of the function as `entry`."""
+    "None of") spelled by `words`, and the Python name `name` of the function as `entry`. A
+    line that already names the stack's spelling (a list of spellings, "(None, nil or null)")
+    keeps Python's word, or it would read "(nil, nil or null)"."""
     if words:
-        line = _PY_WORD.sub(lambda m: words.get(m.group(1), m.group(1)), line)
+
+        def spell(m: re.Match[str]) -> str:
+            native = words.get(m.group(1), m.group(1))
+            return m.group(1) if re.search(rf"(?<!\w){re.escape(native)}(?!\w)", line) else native
+
+        line = _PY_WORD.sub(spell, line)
     if entry and entry != name:
         line = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w)", entry, line)
     return line
