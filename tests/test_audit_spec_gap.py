@@ -72,13 +72,20 @@ def test_audit_without_sandbox_finds_no_gap_in_shipped_graders(env_name):
 def test_cli_graders_writes_jsonl_html_and_png(tmp_path):
     out = tmp_path / "audit"
     result = CliRunner().invoke(
-        app, ["audit", "graders", "--env", "math", "--tasks", "6", "--out", str(out)]
+        app,
+        ["audit", "graders", "--env", "math", "--tasks", "6", "--pick", "hash", "--out", str(out)],
     )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["tasks"] == 6 and summary["mutation_score"] == 1.0
     lines = [json.loads(x) for x in (out / "tasks.jsonl").read_text().splitlines()]
     assert len(lines) == 6
+    from rlvr.references import choose_tasks
+
+    hashed = [t.id for t in choose_tasks(rlvr.load_env("math").tasks(), 6, "hash")]
+    assert (
+        [x["task_id"] for x in lines] == hashed != [t.id for t in rlvr.load_env("math").tasks()[:6]]
+    )
     for line in lines:
         assert {
             "task_id",

@@ -31,6 +31,7 @@ from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
 from rlvr.audit.specgap.audit import GapOptions, audit_env
 from rlvr.audit.specgap.report import write_gap_report
 from rlvr.cli.common import EnvOpt, EnvPathOpt, emit, require_file, stderr, use_env_paths
+from rlvr.references import Pick, choose_tasks
 from rlvr.registry import load_env
 
 app = typer.Typer(
@@ -106,8 +107,16 @@ def graders(
     env: EnvOpt,
     out: Annotated[Path, typer.Option("--out", help="Folder for tasks.jsonl and report.html.")],
     tasks: Annotated[
-        int | None, typer.Option("--tasks", min=1, help="Audit the first N tasks.")
+        int | None, typer.Option("--tasks", min=1, help="Audit N tasks (see --pick).")
     ] = None,
+    pick: Annotated[
+        Pick,
+        typer.Option(
+            "--pick",
+            help="Which N tasks --tasks audits: the first N, or N chosen by "
+            "the hash of their ids (spread over the whole set, the same every run).",
+        ),
+    ] = "first",
     max_mutants: Annotated[
         int, typer.Option("--max-mutants", min=0, help="Mutants per task.")
     ] = 40,
@@ -126,7 +135,7 @@ def graders(
     """Reference must pass, trivial answers and mutants must fail: find the tests' gaps."""
     use_env_paths(env_path)
     environment = _load(env, timeout)
-    chosen = environment.tasks()[:tasks] if tasks else environment.tasks()
+    chosen = choose_tasks(environment.tasks(), tasks, pick)
     opts = GapOptions(max_mutants=max_mutants, seed=seed, workers=workers)
     with _audit_bar(len(chosen)) as progress:
         bar = progress.task_ids[0]
