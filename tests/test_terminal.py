@@ -203,3 +203,32 @@ def test_a_fork_chain_does_not_outlive_its_command(env, tmp_path: Path) -> None:
     assert r.verdict is not None and (r.verdict.status, r.verdict.reward) == ("scored", 0.0)
     seen = r.sample.episode.turns[1].observations[0].content  # type: ignore[union-attr]
     assert seen.split("\n")[1].strip() == "0", seen
+
+
+def test_the_judges_git_ignores_grafts_and_workspace_hooks(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A graft file turned a one-parent commit into a merge for the judge's git; the judge's
+    git reads no grafts (nor the repository's fsmonitor, hooks or exclude settings)."""
+    from rlvr.tasksets.terminal import load_task
+
+    task_dir = tmp_path / "merge-task"
+    (task_dir / "tests").mkdir(parents=True)
+    (task_dir / "instruction.md").write_text("Merge branch b into main in /app/r.\n")
+    (task_dir / "tests" / "test.py").write_text(
+        "def test_head_is_a_merge(ws):\n"
+        "    run = ws.run(['git', '-C', 'r', 'rev-list', '--parents', '-n', '1', 'HEAD'])\n"
+        "    assert len(run.output.split()) == 3, run.output\n"
+    )
+    task = load_task(task_dir, "rlvr-terminal:bookworm")
+    setup = "git init -q r && cd r && git commit -q --allow-empty -m a && "
+    graft = setup + (
+        "git commit -q --allow-empty -m b && git config advice.graftFileDeprecated false && "
+        'echo "$(git rev-parse HEAD) $(git rev-parse HEAD~1) $(git rev-parse HEAD~1)" '
+        "> .git/info/grafts && git rev-list --parents -n 1 HEAD | wc -w | grep -qx 3"
+    )
+    merge = setup + (
+        "git checkout -q -b b && git commit -q --allow-empty -m c && git checkout -q main && "
+        "git commit -q --allow-empty -m d && git merge -q --no-edit b"
+    )
+    grafted, merged = env.grader.grade_group(task, [graft, merge])
+    assert (grafted.status, grafted.reward) == ("scored", 0.0), grafted.reason
+    assert (merged.status, merged.reward) == ("scored", 1.0), merged.reason

@@ -55,8 +55,20 @@ READ_CAP = 24 << 20  # what a helper may hand the runner (a snapshot is bounded 
 # What the agent's programs get when the judge runs them: a home of their own (made fresh, in a
 # /tmp the agent's files were wiped from), no user site-packages, and git without replace refs
 # or a global config, so nothing the agent left outside /app changes what its programs do.
+# Git settings of the workspace's repositories that would make the judge's git lie (grafts and
+# replace refs rewrite history; an fsmonitor hook or untracked cache answers `status` for it;
+# hooks run the agent's code; exclude files hide untracked files). Command-line config
+# (GIT_CONFIG_COUNT) outranks the repository's own; index flags (assume-unchanged) are not
+# covered (sandbox/SECURITY.md).
+GIT_OVERRIDES = {"core.fsmonitor": "false", "core.hooksPath": "/dev/null",
+                 "core.untrackedCache": "false", "core.excludesFile": "/dev/null",
+                 "core.attributesFile": "/dev/null", "status.showUntrackedFiles": "all",
+                 "core.sparseCheckout": "false", "diff.external": ""}  # fmt: skip
 EXECUTOR_ENV = {"PYTHONNOUSERSITE": "1", "GIT_NO_REPLACE_OBJECTS": "1",
-                "GIT_CONFIG_GLOBAL": "/dev/null", "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+                "GIT_GRAFT_FILE": "/nonexistent/no-grafts", "GIT_CONFIG_GLOBAL": "/dev/null",
+                "PYTHONDONTWRITEBYTECODE": "1", "GIT_CONFIG_COUNT": str(len(GIT_OVERRIDES)),
+                **{f"GIT_CONFIG_{kind}_{i}": pair[j] for i, pair in enumerate(GIT_OVERRIDES.items())
+                   for j, kind in enumerate(("KEY", "VALUE"))}}  # fmt: skip
 SNAPSHOT_ENTRIES = 5000
 FILE_CAP = 1 << 20
 
