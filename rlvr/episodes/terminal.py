@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import shlex
+import time
 from typing import TYPE_CHECKING
 
 from rlvr.graders.terminal import TerminalGrader
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from rlvr.env import Environment
 
 MAX_COMMAND_S = 120.0
+WRITE_TIMEOUT_S = 30.0
 READ_LIMIT = 64 << 10
 
 
@@ -43,11 +45,16 @@ class TerminalSession:
                             "grader ([grader] kind = \"terminal\")")  # fmt: skip
         self.grader, self.task = env.grader, task
         self.default_timeout = float(task.meta.get("agent_timeout_s", 30))
-        self.actions: list[str] = []
+        self.actions: list[tuple[str, float]] = []
+        """Each command the agent ran, with the time limit it ran under."""
+        self.phase_end: float | None = None
+        """Harbor tasks: `[agent].timeout_sec` bounds the whole agent phase, as in Harbor."""
         self.failure: str | None = None
         self.unrunnable: str | None = None
         self.fault: AgentFault | None = None
         self.box: EpisodeBox | HarborBox | None = None
+        if task.meta.get("judge") == "harbor":
+            self.phase_end = time.monotonic() + float(task.meta.get("agent_timeout_s", 600))
         try:
             self.box = self.grader.open_box(task)
         except TaskImageError as e:  # the task's image cannot be had: the task's failure
@@ -75,7 +82,13 @@ class TerminalSession:
         args = call.arguments
         if call.name == "bash":
             timeout = min(float(args.get("timeout_s", self.default_timeout)), MAX_COMMAND_S)
-            self.actions.append(args["command"])
+            if self.phase_end is not None:
+                left = self.phase_end - time.monotonic()
+                if left <= 0:
+                    return Observation(tool="bash", content="the task's time for the agent "
+                                       "([agent].timeout_sec) is used up", error=True)  # fmt: skip
+                timeout = min(timeout, left)
+            self.actions.append((args["command"], timeout))
             r = box.bash(args["command"], timeout, self.grader.options.output_limit_kb << 10)
             if r.get("lingering"):
                 raise AgentFault("lingering_processes", "processes the command started would "
@@ -91,8 +104,8 @@ class TerminalSession:
         if call.name == "write_file":
             data = base64.b64encode(args["content"].encode()).decode()
             path = shlex.quote(args["path"])
-            self.actions.append(f'mkdir -p -- "$(dirname -- {path})" && '
-                                f"printf %s {data} | base64 -d > {path}")  # fmt: skip
+            write = f'mkdir -p -- "$(dirname -- {path})" && printf %s {data} | base64 -d > {path}'
+            self.actions.append((write, WRITE_TIMEOUT_S))
             r = box.write(args["path"], args["content"])
             if not r.get("ok"):
                 return Observation(tool="write_file", content=str(r.get("problem")), error=True)
@@ -121,14 +134,16 @@ class TerminalSession:
             self.box.close()
 
 
-def actions_script(actions: list[str], workdir: str) -> str:
-    """The agent's actions as one script that runs each exactly as the episode did: every
-    command is data (base64) handed to its own `bash -c` in the workdir, so no text in one
-    command (a stray `)`, a heredoc) can change how the next is read."""
+def actions_script(actions: list[tuple[str, float]], workdir: str) -> str:
+    """The agent's actions as one script that runs each as the episode did: every command is
+    data (base64) handed to its own `bash -c` in the workdir, so no text in one command (a
+    stray `)`, a heredoc) can change how the next is read, under the time limit it ran under
+    and in a process group of its own (`timeout`), so a `kill 0` ends only that command."""
     lines = []
-    for action in actions:
+    for action, limit in actions:
         data = base64.b64encode(action.encode("utf-8", "surrogatepass")).decode()
-        lines.append(f'(cd {shlex.quote(workdir)} && bash -c "$(printf %s {data} | base64 -d)")')
+        lines.append(f"(cd {shlex.quote(workdir)} && timeout -k 2 {limit:g} "
+                     f'bash -c "$(printf %s {data} | base64 -d)")')  # fmt: skip
     return "\n".join(lines)
 
 

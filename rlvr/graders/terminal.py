@@ -10,6 +10,7 @@ judge's report is plain data from a uid the agent never had (sandbox/runner/epis
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -191,6 +192,9 @@ class TerminalGrader:
             box.set_network("verifier" in (task.meta.get("network") or []))
             r = box.verify(folder_files(folder), timeout, dict(task.meta.get("verifier_env") or {}),
                            toolbox=self.options.toolbox_dir() is not None)  # fmt: skip
+        except AgentFault as e:
+            return Verdict.reject(f"the verifier could not run: {e}",
+                                  cause=e.cause)  # type: ignore[arg-type]
         except InfraFailure as e:
             return Verdict.error("infra_error", f"the verifier could not run: {e}")
         tail = str(r.get("output", ""))[-300:]
@@ -246,18 +250,31 @@ class TerminalGrader:
         return [self.run_script(task, a) for a in answers]
 
 
+REWARD_TEXT = re.compile(r"\A\s*-?[0-9]+(?:\.[0-9]+)?\s*\Z", re.ASCII)
+
+
 def _harbor_reward(name: str | None, text: str) -> float | None:
-    """Harbor's reward: reward.txt holds a number, reward.json an object with "reward"."""
+    """Harbor's reward: reward.txt holds a decimal number, reward.json an object whose "reward"
+    is a JSON number. Anything else (`1_0`, a full-width digit, `true`, `"1"`, a key given twice)
+    is no reward."""
+    if name == "reward.txt":
+        return float(text) if REWARD_TEXT.match(text) else None
+    if name != "reward.json":
+        return None
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        keys = [k for k, _ in pairs]
+        if len(keys) != len(set(keys)):
+            raise ValueError("a key given twice")
+        return dict(pairs)
+
     try:
-        if name == "reward.txt":
-            value = float(text.strip())
-        elif name == "reward.json":
-            value = float(json.loads(text)["reward"])
-        else:
-            return None
+        value = json.loads(text, object_pairs_hook=unique)["reward"]
     except (ValueError, KeyError, TypeError):
         return None
-    return value if value == value and abs(value) != float("inf") else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if value == value and abs(value) != float("inf") else None
 
 
 @register_grader("terminal")

@@ -16,17 +16,20 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import secrets
 import shlex
 import socket
 import tarfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlvr.sandbox.client import get_client, pool_labels
+from rlvr.sandbox.client import daemon_answers, get_client, on_shutdown, pool_labels, reap_stale
 from rlvr.sandbox.compose import ServiceNetwork
 from rlvr.sandbox.container import InfraFailure
+from rlvr.sandbox.episode import AgentFault
 from rlvr.sandbox.spec import SandboxSpec
 from rlvr.sandbox.toolbox import MOUNT, VERIFIER_ENV
 
@@ -40,6 +43,7 @@ an image whose USER is not root gets no capabilities, and Harbor's root verifier
 write into the agent's workspace; setuid programs the image ships (sudo) work as in Harbor."""
 SHADOWS = ("pytest.py", "conftest.py", "sitecustomize.py", "usercustomize.py", "_pytest")
 """Names in the workspace that would run the agent's code inside a test runner."""
+FLAG_PREFIXES = ("wrote /tests", "wrote /logs/verifier", "test-runner module in the workspace")
 BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -97,8 +101,9 @@ class HarborBox:
         volumes = {str(toolbox): {"bind": MOUNT, "mode": "ro"}} if toolbox else {}
         self.closed = False
         try:
+            _reap_once()
             self.obj = client.containers.run(
-                image, ["infinity"], entrypoint=["sleep"], detach=True, init=True,
+                image, ["infinity"], entrypoint=["sleep"], detach=True, init=True, user="0:0",
                 network_mode=services.name if services else "bridge" if network else "none",
                 hostname="sandbox",
                 environment=self.env, cap_drop=DROPPED_CAPS,
@@ -115,10 +120,11 @@ class HarborBox:
                 services.close()
             raise InfraFailure(f"could not start a container of {image!r}: {e}") from None
         self.id: str = self.obj.id
+        _open_boxes.add(self)
         try:
             r = self.root(
                 "mkdir -p /logs/agent /logs/verifier && chmod 777 /logs/agent && "
-                "command -v bash >/dev/null && command -v timeout >/dev/null"
+                "touch /logs/.start && command -v bash >/dev/null && command -v timeout >/dev/null"
             )
         except BaseException:
             self.close()
@@ -142,6 +148,7 @@ class HarborBox:
 
         api = get_client().api
         wrapped = ["timeout", "-k", str(KILL_AFTER_S), f"{max(timeout, 0.1):g}", *argv]
+        start = time.monotonic()
         out = bytearray()
         total = 0
         stopped = False
@@ -171,10 +178,31 @@ class HarborBox:
                 sock.close()
             info = api.exec_inspect(eid)
         except (OSError, DockerException) as e:
+            self._check_alive()
             raise InfraFailure(f"docker exec failed: {e}") from None
         code = None if info.get("Running") else info.get("ExitCode")
-        timed_out = stopped or code in (124, 137)
+        # 124/137 are also what a command that kills itself exits with: only the clock says
+        # whether the deadline stopped it
+        late = time.monotonic() - start >= timeout
+        timed_out = stopped or (code in (124, 137) and late)
+        if code is None and not stopped:
+            self._check_alive()
         return Exec(None if stopped else code, bytes(out), total, timed_out)
+
+    def _check_alive(self) -> None:
+        """A container that stopped while the daemon answers was stopped from inside (its init
+        killed by a root agent, or its memory filled): the agent's doing, never masked."""
+        if not daemon_answers():
+            return
+        try:
+            self.obj.reload()
+            state = self.obj.attrs.get("State") or {}
+        except Exception:
+            return
+        if not state.get("Running"):
+            cause = "memory_limit" if state.get("OOMKilled") else "runner_killed"
+            raise AgentFault(cause, "the task's container stopped during the episode "
+                             f"(exit {state.get('ExitCode')}): the agent's doing")  # fmt: skip
 
     def root(self, script: str, timeout: float = 30) -> Exec:
         return self.exec(["sh", "-c", script], "root", timeout, workdir="/")
@@ -230,8 +258,14 @@ class HarborBox:
                   f"chown {shlex.quote(self.verifier_user)} /logs/verifier 2>/dev/null; "
                   "chmod 755 /logs/verifier")  # fmt: skip
         self.upload(tests, "/tests", "700")
-        self.root(f"chown -R {shlex.quote(self.verifier_user)} /tests 2>/dev/null; true")
+        # the verifier's own scratch (uv's cache, TMPDIR): a fresh folder only it can write, so
+        # nothing the agent left in /tmp (a planted uv cache) reaches the test runner
+        scratch = f"/tmp/rlvr-verifier-{secrets.token_hex(8)}"
+        user = shlex.quote(self.verifier_user)
+        self.root(f"chown -R {user} /tests 2>/dev/null; mkdir -m 700 {scratch} && "
+                  f"chown {user} {scratch}")  # fmt: skip
         venv = {**VERIFIER_ENV, **env} if toolbox else dict(env)
+        venv.update({"UV_CACHE_DIR": f"{scratch}/uv-cache", "TMPDIR": scratch})
         venv["PATH"] = (f"{MOUNT}/bin:" if toolbox else "") + self.path
         r = self.exec(["bash", "/tests/test.sh"], self.verifier_user, timeout, 64 << 10,
                       env=venv)  # fmt: skip
@@ -249,12 +283,16 @@ class HarborBox:
             "[ -e /tests ] && echo 'wrote /tests before the verifier'; "
             '[ -n "$(ls -A /logs/verifier 2>/dev/null)" ] && '
             "echo 'wrote /logs/verifier before the verifier'; "
-            f"find {shlex.quote(self.workdir)} -maxdepth 3 \\( {names} -o -name '*.pth' \\) "
-            "-print 2>/dev/null | head -5 | sed 's/^/test-runner module in the workspace: /'; "
-            "true"
         )
-        r = self.root(script)
-        return [ln for ln in r.output.decode("utf-8", "replace").splitlines() if ln.strip()]
+        if self.workdir != "/":  # only what appeared since the container started (root's mark)
+            script += (
+                f"find {shlex.quote(self.workdir)} -maxdepth 3 -newer /logs/.start "
+                f"\\( {names} -o -name '*.pth' \\) -print 2>/dev/null | head -5 | "
+                "sed 's/^/test-runner module in the workspace: /'; "
+            )
+        r = self.root(script + "true")
+        lines = r.output.decode("utf-8", "replace").splitlines()
+        return [ln for ln in lines if ln.startswith(FLAG_PREFIXES)]
 
     def _reward(self) -> tuple[str | None, str]:
         for name in ("reward.txt", "reward.json"):
@@ -308,10 +346,30 @@ class HarborBox:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
+            _open_boxes.discard(self)
             with contextlib.suppress(Exception):
                 self.obj.remove(force=True)
             if self.services is not None:
                 self.services.close()
+
+
+_open_boxes: set[HarborBox] = set()
+_reaped = threading.Event()
+
+
+def _close_open_boxes() -> None:
+    for box in list(_open_boxes):
+        box.close()
+
+
+def _reap_once() -> None:
+    """Before this process's first Harbor container: remove those a killed rlvr process left
+    (labelled with its pid), and close this process's own on exit or SIGTERM."""
+    if not _reaped.is_set():
+        _reaped.set()
+        with contextlib.suppress(Exception):
+            reap_stale()
+        on_shutdown(_close_open_boxes)
 
 
 def parse_ctrf(text: str | None) -> list[dict[str, str]]:
