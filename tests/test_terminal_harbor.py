@@ -48,8 +48,7 @@ def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type
 
 def test_each_refused_task_is_refused_alone_with_its_reason(tmp_path: Path) -> None:
     tasks, refused = load_all("harbor")
-    assert len(tasks) == 11 and {t.meta["judge"] for t in tasks} == {"harbor"}
-    assert [(r.task, "network" in r.reason) for r in refused] == [("needs-network", True)]
+    assert len(tasks) == 12 and {t.meta["judge"] for t in tasks} == {"harbor"} and not refused
     # a compose file that would reach the host refuses its task, and only it
     bad = tmp_path / "host-volume"
     (bad / "environment").mkdir(parents=True)
@@ -66,10 +65,10 @@ def test_each_refused_task_is_refused_alone_with_its_reason(tmp_path: Path) -> N
 def test_every_reference_passes_offline_and_refusals_are_named(env) -> None:  # type: ignore[no-untyped-def]
     """RUN/ENV/USER/WORKDIR, a root-only file, a test.sh writing into /app, a server left
     running, reward.json, ctrf, uvx pytest through the toolbox, a docker_image task, a compose
-    task with a second service on a private network."""
+    task with a second service on a private network, an ENTRYPOINT that starts a service."""
     result = CliRunner().invoke(app, ["envs", "validate", "harbor-examples", "--references"])
     assert result.exit_code == 0, result.output
-    assert "all 11 reference solutions pass" in result.output
+    assert "all 12 reference solutions pass" in result.output
 
 
 def test_ctrf_tests_are_kept_and_wrong_or_empty_answers_fail(env) -> None:  # type: ignore[no-untyped-def]
@@ -160,8 +159,9 @@ def test_a_task_whose_image_cannot_be_had_is_masked_with_the_fix(env, tmp_path: 
 
 
 def test_declared_network_is_given_per_phase_only_when_allowed(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A task whose agent may use the network and whose verifier may not: the agent's
-    container has an interface besides loopback, the verifier's has not (no traffic leaves)."""
+    """A task whose agent may use the network and whose verifier may not: offline it loads and
+    runs without network; allowed, the agent's container has an interface besides loopback and
+    the verifier's has not (no traffic leaves)."""
     task = tmp_path / "tasks" / "agent-net"
     (task / "environment").mkdir(parents=True)
     (task / "tests").mkdir()
@@ -174,7 +174,10 @@ def test_declared_network_is_given_per_phase_only_when_allowed(env, tmp_path: Pa
         'if [ "$(cat /tmp/agent-nics)" != lo ] && [ "$(cat /tmp/verifier-nics)" = lo ]; '
         "then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n"
     )
-    assert load_all(str(tmp_path / "tasks"))[0] == []  # refused unless allowed
+    [offline] = load_tasks(str(tmp_path / "tasks"))  # runs offline, and says so on failure
+    assert offline.meta["network"] == [] and offline.meta["network_declared"] == ["agent"]
+    [v] = env.grader.grade_group(offline, ["ls /sys/class/net > /tmp/agent-nics"])
+    assert v.reward == 0.0 and "declares network access and ran offline" in v.reason
     [t] = load_tasks(str(tmp_path / "tasks"), allow_network=True)
     assert t.meta["network"] == ["agent"]
     [v] = env.grader.grade_group(t, ["ls /sys/class/net > /tmp/agent-nics"])
@@ -275,3 +278,36 @@ def test_attacks_are_scored_and_regrade_alike(env, tmp_path: Path, name: str) ->
     assert (r.verdict.status, r.verdict.reward) == ("scored", reward), r.verdict.reason
     [again] = env.grade(task, [r.sample.text])
     assert (again.status, again.reward) == ("scored", reward), again.reason
+
+
+def test_a_prebuilt_image_not_here_is_built_from_the_dockerfile(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Terminal-Bench tasks name a prebuilt docker_image and ship its Dockerfile: offline the
+    Dockerfile builds it; without a Dockerfile the missing image masks the task with the fix."""
+    root = tmp_path / "tasks"
+    for name, dockerfile in (("with-dockerfile", True), ("image-only", False)):
+        task = root / name
+        (task / "environment").mkdir(parents=True)
+        (task / "tests").mkdir()
+        (task / "instruction.md").write_text("x\n")
+        (task / "task.toml").write_text(
+            '[environment]\ndocker_image = "registry.example/prebuilt-never-here:1"\n'
+        )
+        if dockerfile:
+            (task / "environment" / "Dockerfile").write_text("FROM ubuntu:24.04\nWORKDIR /w\n")
+        (task / "tests" / "test.sh").write_text(
+            'if [ "$PWD" = /w ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n'
+        )
+    built, missing = (env.grader.grade_group(t, [""])[0] for t in load_tasks(str(root))[::-1])
+    assert (built.status, built.reward) == ("scored", 1.0), built.reason
+    assert missing.status == "grader_error" and "rlvr sandbox standin" in missing.reason
+
+
+def test_reward_files_are_read_strictly_and_named_rewards_averaged() -> None:
+    from rlvr.graders.terminal import _harbor_reward
+
+    assert _harbor_reward("reward.txt", "1\n") == 1.0 and _harbor_reward("reward.txt", "0.5") == 0.5
+    for bad in ("1_0", "\uff11", "true", ""):
+        assert _harbor_reward("reward.txt", bad) is None
+    assert _harbor_reward("reward.json", '{"correctness": 1, "performance": 0.5}') == 0.75
+    for bad in ('{"reward": true}', '{"reward": "1"}', '{"reward": 0, "reward": 1}', "{}"):
+        assert _harbor_reward("reward.json", bad) is None

@@ -193,12 +193,14 @@ class TerminalGrader:
             r = box.verify(folder_files(folder), timeout, dict(task.meta.get("verifier_env") or {}),
                            toolbox=self.options.toolbox_dir() is not None)  # fmt: skip
         except AgentFault as e:
-            return Verdict.reject(f"the verifier could not run: {e}",
-                                  cause=e.cause)  # type: ignore[arg-type]
+            return Verdict.reject(f"the verifier could not run: {e}", cause=e.cause)  # type: ignore[arg-type]
         except InfraFailure as e:
             return Verdict.error("infra_error", f"the verifier could not run: {e}")
         tail = str(r.get("output", ""))[-300:]
         tests = [TestOutcome(visibility="hidden", **t) for t in parse_ctrf(r.get("ctrf"))]
+        if task.meta.get("network_declared") and not task.meta.get("network"):
+            tail += (" [the task declares network access and ran offline; where network is "
+                     "reachable, set [tasks] args.allow_network = true]")  # fmt: skip
         flags = [Flag(kind="test_runner_shadow" if f.startswith("test-runner") else
                       "verifier_paths_written", evidence=str(f)[:300])
                  for f in r.get("flags", [])]  # fmt: skip
@@ -207,7 +209,16 @@ class TerminalGrader:
             return Verdict.reject(f"the verifier passed its deadline{note}", cause="timeout")
         value = _harbor_reward(r.get("reward_file"), str(r.get("reward_text", "")))
         if value is None:
-            return Verdict.reject(f"the verifier wrote no reward{note}: {tail}",
+            wrote = r.get("reward_file")
+            what = (
+                (
+                    f"{wrote} is not a reward ({str(r.get('reward_text', ''))[:200]!r}; "
+                    "a number, or a JSON object of numbers)"
+                )
+                if wrote
+                else "no reward file"
+            )
+            return Verdict.reject(f"the verifier wrote {what}{note}: {tail}",
                                   cause="no_test_ran")  # fmt: skip
         if value >= 1.0:
             return Verdict.score(1.0, f"the verifier's reward is 1{note}", tests=tests,
@@ -269,11 +280,15 @@ def _harbor_reward(name: str | None, text: str) -> float | None:
         return dict(pairs)
 
     try:
-        value = json.loads(text, object_pairs_hook=unique)["reward"]
-    except (ValueError, KeyError, TypeError):
+        data = json.loads(text, object_pairs_hook=unique)
+    except ValueError:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    # one reward, or several named ones (Harbor's multi-reward tasks): their mean
+    values = [data["reward"]] if isinstance(data, dict) and "reward" in data else (
+        list(data.values()) if isinstance(data, dict) and data else [None])  # fmt: skip
+    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
         return None
+    value = sum(values) / len(values)
     return float(value) if value == value and abs(value) != float("inf") else None
 
 

@@ -31,6 +31,7 @@ from rlvr.sandbox.compose import ServiceNetwork
 from rlvr.sandbox.container import InfraFailure
 from rlvr.sandbox.episode import AgentFault
 from rlvr.sandbox.spec import SandboxSpec
+from rlvr.sandbox.task_images import TaskImageError
 from rlvr.sandbox.toolbox import MOUNT, VERIFIER_ENV
 
 EXEC_MARGIN_S = 10.0
@@ -102,8 +103,13 @@ class HarborBox:
         self.closed = False
         try:
             _reap_once()
+            # an image with an ENTRYPOINT (one that starts the task's services) keeps it, as in
+            # Harbor, with `sleep infinity` for its arguments; else PID 1 is root's sleep
+            entry = config.get("Entrypoint")
+            keep = {"command": ["sleep", "infinity"]} if entry else {
+                "command": ["infinity"], "entrypoint": ["sleep"], "user": "0:0"}  # fmt: skip
             self.obj = client.containers.run(
-                image, ["infinity"], entrypoint=["sleep"], detach=True, init=True, user="0:0",
+                image, detach=True, init=True, **keep,
                 network_mode=services.name if services else "bridge" if network else "none",
                 hostname="sandbox",
                 environment=self.env, cap_drop=DROPPED_CAPS,
@@ -130,9 +136,19 @@ class HarborBox:
             self.close()
             raise
         if r.exit_code != 0:
+            self.obj.reload()
+            running = (self.obj.attrs.get("State") or {}).get("Running")
+            logs = b""
+            with contextlib.suppress(Exception):
+                logs = self.obj.logs(tail=20)
             self.close()
-            raise InfraFailure(f"image {image!r} lacks bash or timeout, which Harbor mode runs "
-                               f"commands with: {r.output[-300:]!r}")  # fmt: skip
+            if not running:
+                raise TaskImageError(f"the container of {image!r} stopped at start (its "
+                                     f"ENTRYPOINT exited): {logs[-500:]!r}",
+                                     "an ENTRYPOINT must end with `exec \"$@\"`")  # fmt: skip
+            raise TaskImageError(f"image {image!r} lacks bash or timeout, which Harbor mode "
+                                 f"runs commands with: {r.output[-300:]!r}",
+                                 "install bash and coreutils in the task's image")  # fmt: skip
 
     def exec(self, argv: list[str], user: str, timeout: float, cap: int = 1 << 20,
              stdin: bytes | None = None, workdir: str | None = None,

@@ -101,9 +101,11 @@ def context_hash(context: Path, bases: list[str]) -> str:
 def task_image(task: Task, log: Log | None = None) -> str:
     """The image a Harbor task runs in: its docker_image, or its Dockerfile built (cached)."""
     named = task.meta.get("docker_image")
-    if named:
-        return local_image(named, task.id)
     context = Path(task.meta["task_dir"]) / "environment"
+    # Harbor runs the prebuilt docker_image; where it cannot be pulled, the task's own
+    # Dockerfile (which it is built from) stands in for it
+    if named and (image_exists(named) or not (context / "Dockerfile").is_file()):
+        return local_image(named, task.id)
     return built_image(context, "Dockerfile", task, task.id, log)
 
 
@@ -175,13 +177,13 @@ def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: 
     if not done.wait(timeout):
         failure.append(f"the build passed build_timeout_sec ({timeout:g} s)")
     if failure:
-        last = "\n".join(tail[-15:])
+        last = "\n".join(tail[-25:])
         offline = any(w in (failure[0] + last).lower() for w in (
             "temporary failure resolving", "could not resolve", "failed to establish",
             "network is unreachable", "no matching distribution", "name resolution"))  # fmt: skip
         why = " (it needs network, which this machine's builds do not have)" if offline else ""
         raise TaskImageError(
-            f"task {name}: docker build of environment/ failed{why}: {failure[0][:300]}\n"
+            f"task {name}: docker build of environment/ failed{why}: {failure[0][:1000]}\n"
             f"last lines of the build log:\n{last}",
             f"fix {context / 'Dockerfile'}"
             + (

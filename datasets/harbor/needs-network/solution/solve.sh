@@ -1,2 +1,0 @@
-#!/bin/bash
-curl -sSfL https://example.com/ -o /app/page.html
