@@ -311,3 +311,53 @@ def test_reward_files_are_read_strictly_and_named_rewards_averaged() -> None:
     assert _harbor_reward("reward.json", '{"correctness": 1, "performance": 0.5}') == 0.75
     for bad in ('{"reward": true}', '{"reward": "1"}', '{"reward": 0, "reward": 1}', "{}"):
         assert _harbor_reward("reward.json", bad) is None
+
+
+def test_trls_environment_factory_drives_a_harbor_task(env) -> None:  # type: ignore[no-untyped-def]
+    """TRL's agent path (`GRPOTrainer(environment_factory=...)`) calls these methods."""
+    from rlvr.integrations.trl_episodes import environment_factory
+
+    rollout = environment_factory(env)()
+    rollout.reset(task_id="hello-world")
+    assert rollout.bash(command="id -u").startswith("exit code 0")
+    rollout.bash(command=HELLO)
+    assert rollout.get_reward() == 1.0
+    rollout.reset(task_id="hello-world")
+    assert rollout.get_reward() == 0.0
+
+
+def test_no_episode_container_outlives_its_process(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """SIGTERM closes the process's open episode containers; one a SIGKILLed process left is
+    removed when the next rlvr process opens its first."""
+    import signal
+    import subprocess
+    import sys
+
+    from rlvr.sandbox.client import get_client
+
+    script = (
+        "import sys, time\n"
+        "from rlvr.registry import load_env\n"
+        "env = load_env('harbor-examples')\n"
+        "box = env.grader.open_box(env.task('hello-world'))\n"
+        "print('open', flush=True)\n"
+        "time.sleep(120)\n"
+    )
+
+    def left_by(pid: int) -> list:
+        return get_client().containers.list(all=True, filters={"label": f"rlvr.pool={pid}"})
+
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                                text=True, start_new_session=True)  # fmt: skip
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "open"
+        assert left_by(proc.pid)
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        if sig == signal.SIGTERM:
+            assert not left_by(proc.pid)
+        else:
+            assert left_by(proc.pid)  # nobody could close it
+            sweep = "from rlvr.sandbox import leases; leases.opening()"
+            subprocess.run([sys.executable, "-c", sweep], check=True, timeout=120)
+            assert not left_by(proc.pid)

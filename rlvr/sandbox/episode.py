@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from rlvr.sandbox import leases
 from rlvr.sandbox.docker import Container, InfraFailure
 from rlvr.sandbox.results import RawResult
 from rlvr.sandbox.spec import SandboxSpec
@@ -64,8 +65,10 @@ class EpisodeBox:
         self.judge_uid = self.agent_uid + 1 + secrets.randbelow(AGENT_UID_SPAN)
         # the judge's own tmpfs: nothing the agent does to /tmp can leave the judge no room
         owned = {WORKSPACE: self.agent_uid, "/judge": self.judge_uid}
+        leases.opening()
         self.container = Container(spec, owned=owned)
         self.closed = False
+        leases.hold(self)
 
     def op(self, name: str, payload: dict[str, Any], timeout: float) -> dict[str, Any]:
         out = self.container.exec([*RUNNER, name], "0:0", payload, timeout + OP_MARGIN_S,
@@ -105,4 +108,7 @@ class EpisodeBox:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            self.container.remove()
+            if self.container.remove():
+                leases.release(self)
+            else:  # the daemon did not answer: the exit hook (or the next start) tries again
+                self.closed = False

@@ -20,13 +20,13 @@ import secrets
 import shlex
 import socket
 import tarfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rlvr.sandbox.client import daemon_answers, get_client, on_shutdown, pool_labels, reap_stale
+from rlvr.sandbox import leases
+from rlvr.sandbox.client import daemon_answers, get_client, pool_labels
 from rlvr.sandbox.compose import ServiceNetwork
 from rlvr.sandbox.container import InfraFailure
 from rlvr.sandbox.episode import AgentFault
@@ -102,7 +102,7 @@ class HarborBox:
         volumes = {str(toolbox): {"bind": MOUNT, "mode": "ro"}} if toolbox else {}
         self.closed = False
         try:
-            _reap_once()
+            leases.opening()
             # an image with an ENTRYPOINT (one that starts the task's services) keeps it, as in
             # Harbor, with `sleep infinity` for its arguments; else PID 1 is root's sleep
             entry = config.get("Entrypoint")
@@ -126,7 +126,7 @@ class HarborBox:
                 services.close()
             raise InfraFailure(f"could not start a container of {image!r}: {e}") from None
         self.id: str = self.obj.id
-        _open_boxes.add(self)
+        leases.hold(self)
         try:
             r = self.root(
                 "mkdir -p /logs/agent /logs/verifier && chmod 777 /logs/agent && "
@@ -362,30 +362,11 @@ class HarborBox:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            _open_boxes.discard(self)
+            leases.release(self)
             with contextlib.suppress(Exception):
                 self.obj.remove(force=True)
             if self.services is not None:
                 self.services.close()
-
-
-_open_boxes: set[HarborBox] = set()
-_reaped = threading.Event()
-
-
-def _close_open_boxes() -> None:
-    for box in list(_open_boxes):
-        box.close()
-
-
-def _reap_once() -> None:
-    """Before this process's first Harbor container: remove those a killed rlvr process left
-    (labelled with its pid), and close this process's own on exit or SIGTERM."""
-    if not _reaped.is_set():
-        _reaped.set()
-        with contextlib.suppress(Exception):
-            reap_stale()
-        on_shutdown(_close_open_boxes)
 
 
 def parse_ctrf(text: str | None) -> list[dict[str, str]]:
