@@ -105,9 +105,9 @@ class Container:
     def __init__(self, spec: SandboxSpec, owned: dict[str, int] | None = None) -> None:
         """`owned` {path: uid}: more tmpfs mounts, each owned by its uid (an episode's agent
         workspace, a verifier's folders)."""
+        client = get_client()  # first: it imports the SDK under a lock (threads race otherwise)
         from docker.types import Ulimit
 
-        client = get_client()
         mb = spec.tmpfs_mb
         extra = {
             path: f"size={mb}m,mode=755,exec,uid={uid},gid={uid},nr_inodes={TMP_INODES}"

@@ -87,9 +87,9 @@ class HarborBox:
         `set_network` changes it between phases. `services`: the task's compose services,
         whose private network this container joins as `main` (closed with the box)."""
         self.services = services
+        client = get_client()  # first: it imports the SDK under a lock (threads race otherwise)
         from docker.types import Ulimit
 
-        client = get_client()
         config = client.images.get(image).attrs.get("Config") or {}
         self.user = str(meta.get("agent_user") or config.get("User") or "root")
         self.workdir = str(meta.get("workdir") or config.get("WorkingDir") or "/")

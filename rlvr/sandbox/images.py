@@ -39,10 +39,11 @@ def base_image() -> str:
 
 
 def image_exists(tag: str) -> bool:
+    client = get_client()  # first: it imports the SDK under a lock
     from docker.errors import ImageNotFound
 
     try:
-        get_client().images.get(tag)
+        client.images.get(tag)
     except ImageNotFound:
         return False
     return True
@@ -167,9 +168,9 @@ def stack_status(env_dir: Path, spec: ImageSource | SandboxSpec) -> BuildResult:
     if spec.image == BASE_IMAGE:
         ok = image_exists(BASE_IMAGE)
         return BuildResult(spec.image, "", False, "base image" if ok else "missing")
+    client = get_client()
     from docker.errors import ImageNotFound
 
-    client = get_client()
     try:
         base_id = client.images.get(base_image()).id
     except ImageNotFound:

@@ -57,6 +57,7 @@ def _python_standin() -> None:
 
 def standin(name: str, source: str | None = None) -> str:
     """Tag a local image (by default `default_source(name)`) as `name`; returns the full name."""
+    get_client()  # first: it imports the SDK under a lock
     from docker.errors import ImageNotFound
 
     name = full_name(name)

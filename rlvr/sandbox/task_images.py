@@ -78,10 +78,11 @@ def _lines(text: str) -> list[str]:
 
 
 def _image_id(name: str) -> str:
+    client = get_client()  # first: it imports the SDK under a lock
     from docker.errors import ImageNotFound
 
     try:
-        return str(get_client().images.get(name).id)
+        return str(client.images.get(name).id)
     except ImageNotFound:
         raise TaskImageError(f"base image {name!r} is not on this machine",
                              standin_hint(name)) from None  # fmt: skip
