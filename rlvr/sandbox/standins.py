@@ -55,6 +55,20 @@ def _python_standin() -> None:
         tail.append(str(chunk.get("stream", "")).strip())
 
 
+def is_standin(name: str) -> bool:
+    """Is `name` one of rlvr's stand-ins (the same image as its base or Python stand-in)?"""
+    client = get_client()
+    try:
+        wanted = client.images.get(name).id
+    except Exception:
+        return False
+    for source in (BASE_IMAGE, PYTHON_STANDIN):
+        with contextlib.suppress(Exception):
+            if client.images.get(source).id == wanted:
+                return True
+    return False
+
+
 def standin(name: str, source: str | None = None) -> str:
     """Tag a local image (by default `default_source(name)`) as `name`; returns the full name."""
     get_client()  # first: it imports the SDK under a lock

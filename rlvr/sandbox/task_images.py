@@ -23,6 +23,7 @@ from rlvr.errors import SandboxError
 from rlvr.sandbox.client import get_client
 from rlvr.sandbox.compose import Service
 from rlvr.sandbox.images import HASH_LABEL, image_exists
+from rlvr.sandbox.standins import is_standin
 from rlvr.types import Task
 
 FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
@@ -103,10 +104,12 @@ def task_image(task: Task, log: Log | None = None) -> str:
     """The image a Harbor task runs in: its docker_image, or its Dockerfile built (cached)."""
     named = task.meta.get("docker_image")
     context = Path(task.meta["task_dir"]) / "environment"
-    # Harbor runs the prebuilt docker_image; where it cannot be pulled, the task's own
-    # Dockerfile (which it is built from) stands in for it
-    if named and (image_exists(named) or not (context / "Dockerfile").is_file()):
-        return local_image(named, task.id)
+    # Harbor runs the prebuilt docker_image; where it cannot be pulled (or only a stand-in has
+    # its name), the task's own Dockerfile, which it is built from, is built instead
+    if not (context / "Dockerfile").is_file():  # the loader made sure there is a docker_image
+        return local_image(str(named), task.id)
+    if named and image_exists(named) and not is_standin(named):
+        return str(named)
     return built_image(context, "Dockerfile", task, task.id, log)
 
 
