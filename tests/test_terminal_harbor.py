@@ -297,9 +297,17 @@ def test_a_prebuilt_image_not_here_is_built_from_the_dockerfile(env, tmp_path: P
         (task / "tests" / "test.sh").write_text(
             'if [ "$PWD" = /w ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt\n'
         )
-    built, missing = (env.grader.grade_group(t, [""])[0] for t in load_tasks(str(root))[::-1])
+    with_dockerfile, image_only = load_tasks(str(root))[::-1]
+    built, missing = (env.grader.grade_group(t, [""])[0] for t in (with_dockerfile, image_only))
     assert (built.status, built.reward) == ("scored", 1.0), built.reason
     assert missing.status == "grader_error" and "rlvr sandbox standin" in missing.reason
+    # a stand-in under the prebuilt name lacks the real image's set-up: the Dockerfile wins
+    named = standin("registry.example/prebuilt-never-here:1")
+    try:
+        [again] = env.grader.grade_group(with_dockerfile, [""])
+        assert (again.status, again.reward) == ("scored", 1.0), again.reason
+    finally:
+        get_client().images.remove(named)
 
 
 def test_reward_files_are_read_strictly_and_named_rewards_averaged() -> None:
