@@ -15,8 +15,9 @@ from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
 from rlvr.sandbox.doctor import print_report, run_doctor
 from rlvr.sandbox.images import BASE_IMAGE, bootstrap_base, build_stack
-from rlvr.sandbox.standins import default_source, missing_bases
+from rlvr.sandbox.standins import default_source
 from rlvr.sandbox.standins import standin as standin_image
+from rlvr.sandbox.task_images import missing_bases
 from rlvr.sandbox.toolbox import build as build_toolbox
 
 app = typer.Typer(help="Build and check the Docker sandbox.", no_args_is_help=True)

@@ -23,6 +23,7 @@ from typing import Any
 from rlvr.sandbox.client import get_client, pool_labels
 from rlvr.sandbox.container import InfraFailure
 
+COMPOSE_FILES = ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml")
 REFUSED_KEYS = ("volumes", "privileged", "network_mode", "devices", "cap_add", "pid", "ipc",
                 "security_opt", "userns_mode", "extra_hosts")  # fmt: skip
 KNOWN_KEYS = ("image", "build", "environment", "command", "entrypoint", "working_dir", "user",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-from pathlib import Path
 
 from rlvr.errors import SandboxError
 from rlvr.sandbox.client import get_client
@@ -87,32 +86,3 @@ def standin(name: str, source: str | None = None) -> str:
     repo, _, tag = name.rpartition(":")
     image.tag(repo, tag)
     return name
-
-
-def missing_bases(folder: Path) -> list[str]:
-    """The public images the Harbor tasks under `folder` name that are not on this machine."""
-    from rlvr.sandbox.compose import read_compose
-    from rlvr.sandbox.task_images import base_images
-    from rlvr.tasksets.harbor import COMPOSE_FILES
-
-    names: set[str] = set()
-    for task in sorted(p for p in folder.iterdir() if p.is_dir()):
-        env_dir = task / "environment"
-        dockerfile = env_dir / "Dockerfile"
-        if dockerfile.is_file():  # built here; its docker_image is then not needed
-            names.update(base_images(dockerfile))
-        elif (task / "task.toml").is_file():
-            text = (task / "task.toml").read_text("utf-8")
-            m = re.search(r'^\s*docker_image\s*=\s*"([^"]+)"', text, re.M)
-            names.update([m.group(1)] if m else [])
-        for name in COMPOSE_FILES:  # the other services' images and bases
-            if (env_dir / name).is_file():
-                with contextlib.suppress(ValueError, OSError):
-                    for svc in read_compose(env_dir / name)[1]:
-                        if svc.build is not None:
-                            built = env_dir / svc.build[0] / svc.build[1]
-                            names.update(base_images(built) if built.is_file() else [])
-                        elif svc.image:
-                            names.add(svc.image)
-                break
-    return sorted(n for n in names if "$" not in n and not image_exists(full_name(n)))

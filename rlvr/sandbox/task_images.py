@@ -11,6 +11,7 @@ a changed base builds again and anything else is reused.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 import threading
@@ -21,9 +22,9 @@ from typing import Any
 
 from rlvr.errors import SandboxError
 from rlvr.sandbox.client import get_client
-from rlvr.sandbox.compose import Service
+from rlvr.sandbox.compose import COMPOSE_FILES, Service, read_compose
 from rlvr.sandbox.images import HASH_LABEL, image_exists
-from rlvr.sandbox.standins import is_standin
+from rlvr.sandbox.standins import full_name, is_standin
 from rlvr.types import Task
 
 FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(\S+)(?:\s+AS\s+(\S+))?\s*$", re.I)
@@ -197,3 +198,28 @@ def build(context: Path, tag: str, digest: str, timeout: float, name: str, log: 
             ),
         )
     log(f"built {tag} in {time.monotonic() - start:.0f} s")
+
+
+def missing_bases(folder: Path) -> list[str]:
+    """The public images the Harbor tasks under `folder` name that are not on this machine."""
+    names: set[str] = set()
+    for task in sorted(p for p in folder.iterdir() if p.is_dir()):
+        env_dir = task / "environment"
+        dockerfile = env_dir / "Dockerfile"
+        if dockerfile.is_file():  # built here; its docker_image is then not needed
+            names.update(base_images(dockerfile))
+        elif (task / "task.toml").is_file():
+            text = (task / "task.toml").read_text("utf-8")
+            m = re.search(r'^\s*docker_image\s*=\s*"([^"]+)"', text, re.M)
+            names.update([m.group(1)] if m else [])
+        for name in COMPOSE_FILES:  # the other services' images and bases
+            if (env_dir / name).is_file():
+                with contextlib.suppress(ValueError, OSError):
+                    for svc in read_compose(env_dir / name)[1]:
+                        if svc.build is not None:
+                            built = env_dir / svc.build[0] / svc.build[1]
+                            names.update(base_images(built) if built.is_file() else [])
+                        elif svc.image:
+                            names.add(svc.image)
+                break
+    return sorted(n for n in names if "$" not in n and not image_exists(full_name(n)))

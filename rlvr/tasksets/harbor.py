@@ -22,10 +22,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from rlvr.manifest import format_validation_error
-from rlvr.sandbox.compose import read_compose
+from rlvr.sandbox.compose import COMPOSE_FILES, read_compose
 from rlvr.types import Task
 
-COMPOSE_FILES = ("docker-compose.yaml", "docker-compose.yml", "compose.yaml", "compose.yml")
 SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([GMK])B?\s*$", re.I)
 
 
