@@ -96,7 +96,7 @@ class HarborBox:
         self.verifier_user = str(meta.get("verifier_user") or "root")
         image_env = dict(e.split("=", 1) for e in config.get("Env") or [] if "=" in e)
         self.path = image_env.get("PATH", BASE_PATH)
-        self.env = {**{str(k): str(v) for k, v in (meta.get("env") or {}).items()}}
+        self.env = {str(k): str(v) for k, v in (meta.get("env") or {}).items()}
         memory = min(int(meta.get("memory_mb") or spec.memory_mb), spec.memory_mb)
         cpus = min(float(meta.get("cpus") or spec.cpus), spec.cpus)
         volumes = {str(toolbox): {"bind": MOUNT, "mode": "ro"}} if toolbox else {}
