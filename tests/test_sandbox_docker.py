@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+from daemon_proxy import through_proxy
 
 from rlvr.sandbox.client import POOL_LABEL, docker_available, get_client, reap_stale
 
@@ -443,81 +444,6 @@ def test_ipc_objects_of_any_owner_are_wiped_or_the_residue_is_named(monkeypatch)
     assert r["wiped"] and r["after"] == [] and r["ipc"] == {"shm": 0, "msg": 0, "sem": 0}, r
 
 
-class _Proxy:
-    """A unix socket in front of the daemon's that a test can cut (every connection closed, new
-    ones closed at once) and restore: the daemon, as the grader sees it, goes away and returns."""
-
-    def __init__(self, path: str, target: str = "/var/run/docker.sock") -> None:
-        import socket
-
-        self.path, self.target = path, target
-        self.up = threading.Event()
-        self.up.set()
-        self.conns: list = []
-        self.lock = threading.Lock()
-        self.srv = socket.socket(socket.AF_UNIX)
-        self.srv.bind(path)
-        self.srv.listen(256)
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        import socket
-
-        while True:
-            try:
-                c, _ = self.srv.accept()
-            except OSError:
-                return
-            if not self.up.is_set():
-                c.close()
-                continue
-            u = socket.socket(socket.AF_UNIX)
-            u.connect(self.target)
-            with self.lock:
-                self.conns += [c, u]
-            for a, b in ((c, u), (u, c)):
-                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
-
-    @staticmethod
-    def _pump(a, b) -> None:
-        import socket
-
-        try:
-            while chunk := a.recv(1 << 16):
-                b.sendall(chunk)
-            b.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-
-    def cut(self) -> None:
-        import contextlib
-        import socket
-
-        self.up.clear()
-        with self.lock:
-            conns, self.conns = self.conns, []
-        for s in conns:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-                s.close()
-
-    def close(self) -> None:
-        self.cut()
-        self.srv.close()
-
-
-def _through_proxy(monkeypatch, tmp_path, wait_s: float) -> _Proxy:
-    from rlvr.sandbox import client
-    from rlvr.sandbox.docker import close_all_pools
-
-    close_all_pools()
-    proxy = _Proxy(str(tmp_path / "docker.sock"))
-    monkeypatch.setenv("DOCKER_HOST", f"unix://{proxy.path}")
-    monkeypatch.setattr(client, "_client", None)
-    monkeypatch.setattr(client, "DAEMON_WAIT_S", wait_s)
-    return proxy
-
-
 def _stop_own_containers() -> None:
     """What a daemon restart does to running containers (no live-restore): they stop."""
     import docker
@@ -533,7 +459,7 @@ def test_grading_waits_for_a_daemon_that_comes_back_and_reaps_what_it_stopped(
     import rlvr
     from rlvr.sandbox.docker import close_all_pools
 
-    proxy = _through_proxy(monkeypatch, tmp_path, 90.0)
+    proxy = through_proxy(monkeypatch, tmp_path, 90.0)
     try:
         env = rlvr.load_env("python")
         task = env.task("python/reverse_words")
@@ -574,7 +500,7 @@ def test_a_restart_while_the_pool_is_idle_is_noticed_at_its_next_use(monkeypatch
     import rlvr
     from rlvr.sandbox.docker import close_all_pools
 
-    proxy = _through_proxy(monkeypatch, tmp_path, 30.0)
+    proxy = through_proxy(monkeypatch, tmp_path, 30.0)
     try:
         env = rlvr.load_env("python")
         task = env.task("python/reverse_words")
@@ -600,7 +526,7 @@ def test_a_daemon_that_stays_away_masks_with_a_message_that_says_so(monkeypatch,
     import rlvr
     from rlvr.sandbox.docker import close_all_pools
 
-    proxy = _through_proxy(monkeypatch, tmp_path, 3.0)
+    proxy = through_proxy(monkeypatch, tmp_path, 3.0)
     try:
         env = rlvr.load_env("python")
         task = env.task("python/reverse_words")

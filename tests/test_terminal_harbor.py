@@ -369,3 +369,42 @@ def test_no_episode_container_outlives_its_process(env, tmp_path: Path) -> None:
             sweep = "from rlvr.sandbox import leases; leases.opening()"
             subprocess.run([sys.executable, "-c", sweep], check=True, timeout=120)
             assert not left_by(proc.pid)
+
+
+@pytest.mark.parametrize("which", ["harbor", "strong"])
+def test_a_daemon_away_for_seconds_does_not_mask_an_episode(  # type: ignore[no-untyped-def]
+    env, which, monkeypatch, tmp_path
+) -> None:
+    """The Docker API cut for 5 s during a command: the episode waits for it as the pool does,
+    its container still runs, and the episode goes on to its verdict."""
+    import threading
+    import time
+
+    from daemon_proxy import through_proxy
+
+    proxy = through_proxy(monkeypatch, tmp_path, 60.0)
+    try:
+        if which == "harbor":
+            task, fix = env.task("hello-world"), HELLO
+        else:
+            env = load_env("terminal")
+            task = env.task("count-error-lines")
+            fix = ("awk '$2 == \"ERROR\"' app.log | wc -l > error_count.txt && awk '$2 == "
+                   "\"ERROR\" {print $3}' app.log | sort -u > error_workers.txt")  # fmt: skip
+        turns = [call("bash", command="sleep 4; echo slept"), call("bash", command=fix),
+                 call("submit")]  # fmt: skip
+
+        def outage() -> None:
+            time.sleep(1.5)
+            proxy.cut()
+            time.sleep(5.0)
+            proxy.up.set()
+
+        threading.Thread(target=outage, daemon=True).start()
+        [r] = episodes(env, task, [turns], tmp_path)
+    finally:
+        proxy.close()
+    assert r.verdict is not None
+    assert (r.verdict.status, r.verdict.reward) == ("scored", 1.0), r.verdict.reason
+    first = r.sample.episode.turns[0].observations[0].content  # type: ignore[union-attr]
+    assert "outcome is unknown" in first or first.startswith("exit code 0"), first

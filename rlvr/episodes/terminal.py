@@ -22,6 +22,7 @@ import time
 from typing import TYPE_CHECKING
 
 from rlvr.graders.terminal import TerminalGrader
+from rlvr.sandbox.client import wait_for_daemon
 from rlvr.sandbox.docker import InfraFailure
 from rlvr.sandbox.episode import AgentFault, EpisodeBox
 from rlvr.sandbox.harbor_box import HarborBox
@@ -74,9 +75,18 @@ class TerminalSession:
             self.fault = e
             return Observation(tool=call.name, content=str(e), error=True)
         except InfraFailure as e:
+            if self._back():  # the daemon was away and the episode's container still runs
+                return Observation(tool=call.name, content="the sandbox did not answer for a "
+                                   "while; this call's outcome is unknown (it may have run)",
+                                   error=True)  # fmt: skip
             self.failure = str(e)
             return Observation(tool=call.name, content="the sandbox failed", error=True)
         return obs
+
+    def _back(self) -> bool:
+        """After an infrastructure failure: the Docker daemon answers again (waited for as the
+        pool waits, bounded) and this episode's container still runs, so the episode goes on."""
+        return wait_for_daemon() and self.box is not None and self.box.alive()
 
     def _call(self, box: EpisodeBox | HarborBox, call: ToolCall) -> Observation:
         args = call.arguments

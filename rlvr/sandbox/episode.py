@@ -105,6 +105,9 @@ class EpisodeBox:
         payload = {"tests": tests, "test": test, "timeout_s": timeout, "judge_uid": self.judge_uid}
         return self.op("judge", payload, timeout + 60)
 
+    def alive(self) -> bool:
+        return self.container.running(settle_s=0.0)
+
     def close(self) -> None:
         if not self.closed:
             self.closed = True

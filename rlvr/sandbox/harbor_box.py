@@ -343,6 +343,13 @@ class HarborBox:
             return None
         return None
 
+    def alive(self) -> bool:
+        try:
+            self.obj.reload()
+        except Exception:
+            return False
+        return bool((self.obj.attrs.get("State") or {}).get("Running"))
+
     def set_network(self, on: bool) -> None:
         """Connect to or cut from the bridge network (a phase's declared network)."""
         try:
