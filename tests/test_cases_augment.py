@@ -239,3 +239,24 @@ def test_the_wrong_answers_of_the_outside_attack_now_fail() -> None:
         bad, ref = env.grade(task, [f"```python\n{wrong}```\n", reference_completion(env, task)])
         assert (bad.status, bad.reward, ref.reward) == ("scored", 0.0, 1.0), (task_id, bad.reason)
         assert killed_by_original(task, bad) is False, task_id  # only an added case kills it
+
+
+def test_an_added_stack_reading_humaneval_joins_its_case_set(tmp_path, monkeypatch) -> None:
+    """`rlvr cases augment humaneval-ruby` on a stack a user added: its env reads the shared
+    HumanEval case file, so it joins that set as one more stack that must agree."""
+    from rlvr.audit.augment.sets import case_set
+    from rlvr.cli.common import use_env_paths
+
+    monkeypatch.setattr("rlvr.discovery._extra_paths", [])
+    folder = tmp_path / "envs" / "humaneval-ruby"
+    folder.mkdir(parents=True)
+    (folder / "env.toml").write_text(
+        'name = "humaneval-ruby"\ndescription = "HumanEval in Ruby."\n[tasks]\n'
+        'loader = "rlvr.tasksets.functions:load"\n'
+        'args = { path = "humaneval/functions.jsonl", stack = "ruby" }\n'
+        '[grader]\nkind = "function"\n'
+    )
+    use_env_paths([tmp_path / "envs"])
+    s = case_set("humaneval-ruby")
+    assert s.path == "humaneval/functions.jsonl" and s.envs["ruby"] == "humaneval-ruby"
+    assert s.envs["python"] == "humaneval" and "HumanEval/1" in s.skip

@@ -61,10 +61,21 @@ CASE_SETS = {
 
 
 def case_set(env_name: str) -> CaseSet:
-    """The case set an environment reads (any of its stacks' environments names it)."""
+    """The case set an environment reads (any of its stacks' environments names it). An
+    environment of another stack (one a user added, humaneval-ruby say) that reads a known
+    set's file joins that set as one more stack, which must agree with the rest."""
     for s in CASE_SETS.values():
         if env_name in s.envs.values():
             return s
+    from rlvr.discovery import discover
+    from rlvr.manifest import read_manifest
+
+    src = discover().get(env_name)
+    folder = getattr(src, "folder", None)
+    args = read_manifest(folder).tasks.args if folder is not None else {}
+    for s in CASE_SETS.values():
+        if args.get("path") == s.path and args.get("stack") and args["stack"] not in s.envs:
+            return CaseSet(s.path, {**s.envs, str(args["stack"]): env_name}, s.skip)
     names = sorted(n for s in CASE_SETS.values() for n in s.envs.values())
     raise RlvrError(
         f"no augmentable case file is known for environment {env_name!r}",
