@@ -601,3 +601,31 @@ def test_a_new_stack_gets_function_tasks_by_adding_its_translator(
     assert forged.reward == 0.0  # its line is a str result inside the driver's own line
     (v,) = env.grade(shout, [f"```bash\n{shout.reference}```"])
     assert v.passed, v.reason
+
+
+def test_validating_an_env_folder_finds_its_sibling_stack(tmp_path: Path, monkeypatch) -> None:
+    """`rlvr envs validate stacks/bash-functions` (the path form the docs show) finds the
+    translator of its sibling stack folder without --env-path."""
+    from typer.testing import CliRunner
+
+    from rlvr.cli import app
+
+    monkeypatch.delenv("RLVR_ENV_PATH", raising=False)
+    monkeypatch.setattr("rlvr.discovery._extra_paths", [])
+    stack = tmp_path / "stacks" / "bash"
+    stack.mkdir(parents=True)
+    (stack / "env.toml").write_text(BASH_STACK_TOML, encoding="utf-8")
+    (stack / "translator.py").write_text(BASH_TRANSLATOR, encoding="utf-8")
+    tasks_file = tmp_path / "functions.jsonl"
+    tasks_file.write_text("".join(json.dumps(t) + "\n" for t in BASH_FN_TASKS), encoding="utf-8")
+    env_dir = tmp_path / "stacks" / "bash-functions"
+    env_dir.mkdir()
+    (env_dir / "env.toml").write_text(
+        'name = "bash-fn"\n[tasks]\nloader = "rlvr.tasksets.functions:load"\n'
+        f'args = {{ path = "{tasks_file}", stack = "bash" }}\n'
+        '[prompt]\ntemplate = "{prompt}"\n[grader]\nkind = "function"\n'
+        '[grader.options]\nstack = "bash"\n',
+        encoding="utf-8",
+    )
+    done = CliRunner().invoke(app, ["envs", "validate", str(env_dir)])
+    assert done.exit_code == 0 and done.output.startswith("ok: bash-fn"), done.output

@@ -186,6 +186,8 @@ def validate(
     """Check a manifest, build its grader and load its tasks; exit 1 with the fix if not."""
     use_env_paths(env_path)
     folder = Path(target)
+    if folder.is_dir():  # its sibling folders (its stack's, say) are found as --env-path ones
+        use_env_paths([folder.resolve().parent])
     env = validate_env_folder(folder) if folder.is_dir() else load_env(target)
     n_all = len(env.tasks())
     if not references:
