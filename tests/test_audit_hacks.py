@@ -456,3 +456,20 @@ def test_training_metrics_carry_the_flagged_share_per_kind():
     row = group_metrics(StepGroups(sampled=[group], train=[group]))
     assert row["flagged_frac"] == 0.5
     assert row["flagged_hardcoded"] == 0.5 and row["flagged_early_exit"] == 0.25
+
+
+def test_generic_stacks_flag_ruby_and_jvm_exit_and_equality_idioms() -> None:
+    """A Ruby trial's cheap attacks passed the generic (text) checks unflagged."""
+    from rlvr.flags.static_text import text_flags
+
+    cases = {
+        "def add(a, b)\n  exit!\nend": "early_exit",
+        "at_exit { puts 1 }\ndef add(a, b) = 3": "early_exit",
+        "def add(a, b)\n  Process.kill(:KILL, -1)\nend": "early_exit",
+        "Runtime.getRuntime().addShutdownHook(new Thread(() -> {}));": "early_exit",
+        "class Integer\n  def ==(o) = true\nend": "always_equal",
+    }
+    for code, kind in cases.items():
+        assert kind in {f.kind for f in text_flags(code, "text")}, code
+    honest = "def add(a, b)\n  a + b\nend\ndef same(x, y) = x.equal?(y)"
+    assert not {f.kind for f in text_flags(honest, "text")} & {"early_exit", "always_equal"}

@@ -127,8 +127,11 @@ TEXT: Table = (
         K.EARLY_EXIT,
         r"\b(?:std\s*::\s*)?(?:_?exit|_Exit|quick_exit|abort)\s*\(|\bSystem\s*\.\s*exit\s*\(|"
         r"\bexitProcess\s*\(|\bRuntime\s*\.\s*getRuntime\s*\(\s*\)\s*\.\s*(?:halt|exit)\b|"
-        r"\bEnvironment\s*\.\s*Exit\s*\(|\bprocess\s*\.\s*exit\b|\bKernel\s*\.\s*exit!?",
+        r"\bEnvironment\s*\.\s*Exit\s*\(|\bprocess\s*\.\s*exit\b|\bKernel\s*\.\s*exit!?|"
+        r"(?<![\w.])exit!|\bat_exit\b|\bProcess\s*\.\s*(?:exit!?|abort|kill)\b|"
+        r"\baddShutdownHook\b|\bkill\s*\(\s*-1\b",
     ),
+    (K.ALWAYS_EQUAL, r"\bdef\s+(?:self\s*\.\s*)?(?:==|eql\?|equal\?|<=>|hash)(?=[\s(=;]|$)"),
     (
         K.SANDBOX_ABUSE,
         r"\b(?:std\s*::\s*)?(?:system|popen|fork|vfork)\s*\(|\bexec[lv]p?e?\s*\(|\bProcessBuilder\b|"
