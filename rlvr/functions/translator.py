@@ -28,9 +28,13 @@ Optional:
                                      Python reference (None: this one cannot be rendered). The
                                      function-task loader calls it for a task that has no stored
                                      reference for the stack, so a new stack's folder brings
-                                     references for the generated sets (synth) with it; the
-                                     Python it receives stays in the subset listed in
-                                     envs/README.md ("Synth references from a stack folder").
+                                     references for the generated sets (synth) with it. The
+                                     synth set's Python stays in the subset listed in
+                                     envs/README.md ("Synth references from a stack folder");
+                                     HumanEval's does not (90 of its 157 references use more),
+                                     and it arrives too: `rlvr.functions.pysubset.outside(src)`
+                                     names what a source uses beyond the subset, so a renderer
+                                     that only knows the subset returns None for those.
 """
 
 from __future__ import annotations
