@@ -178,3 +178,28 @@ def test_references_pass_and_wrong_or_forged_answers_fail_in_the_sandbox(
     for other in [t for t in env.tasks() if t.id != task.id][:2]:
         (v,) = env.grade(other, [f"```{fence}\n{other.reference}```"])
         assert v.passed, (other.id, v.reason)
+
+
+def test_every_shared_problem_has_a_python_reference_in_the_subset(tmp_path: Path) -> None:
+    """A new stack's `reference_from_python` renders references from these: each is in the
+    renderable subset and passes every case under the Python function judge (the sandbox)."""
+    from typer.testing import CliRunner
+
+    from rlvr.cli import app
+    from rlvr.functions.pysubset import outside
+
+    tasks = read_function_tasks(ROOT / "datasets/stacks/functions.jsonl")
+    assert len(tasks) == 17
+    assert {t.id: outside(t.references.get("python", "")) for t in tasks} == {
+        t.id: [] for t in tasks
+    }
+    folder = tmp_path / "envs" / "python-shared"
+    folder.mkdir(parents=True)
+    (folder / "env.toml").write_text(
+        'name = "python-shared"\n[tasks]\nloader = "rlvr.tasksets.functions:load"\n'
+        'args = { path = "stacks/functions.jsonl", stack = "python" }\n'
+        '[grader]\nkind = "function"\n[grader.options]\nstack = "python"\n',
+        encoding="utf-8",
+    )
+    done = CliRunner().invoke(app, ["envs", "validate", "--references", str(folder)])
+    assert done.exit_code == 0 and "all 17 reference solutions pass" in done.output, done.output

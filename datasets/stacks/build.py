@@ -7,7 +7,9 @@
 `rust-`, `java-` through the loader's `id_prefix`, so the ids of the old test-framework tasks
 stay). The references are whole answer files in `datasets/stacks/<stack>/<id>.<ext>`, the old
 tasks' references moved to the typed signature each translator renders (java's were written
-for that signature: it had no test-framework tasks).
+for that signature: it had no test-framework tasks). The Python ones (`python/<id>.py`, in the
+renderable subset) go into the task file as `references.python`: a new stack's
+`reference_from_python` renders its references from them.
 
 `datasets/python/functions.jsonl`: the problems of the bundled `python` environment whose
 tests are argument/expected checks (ids `python/<name>` as before), with the references of
@@ -458,9 +460,12 @@ def _task(d: dict, **extra: object) -> FunctionTask:
 
 
 def shared_tasks() -> list[FunctionTask]:
+    """The shared problems, each with its Python reference (`python/<id>.py`, written in the
+    subset of rlvr/functions/pysubset.py) so that a new stack's renderer gives it one too."""
     return [
         _task(d, entry_point=d["entry_point"], docstring=d["docstring"],
-              origin=f"datasets/{{go,javascript,rust}}/tasks.jsonl ({d['id']})")
+              origin=f"datasets/{{go,javascript,rust}}/tasks.jsonl ({d['id']})",
+              references={"python": (HERE / "python" / f"{d['id']}.py").read_text("utf-8")})
         for d in shared()
     ]  # fmt: skip
 
