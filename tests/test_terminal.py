@@ -3,14 +3,11 @@ episodes run through the tool path, and what an agent with a shell cannot do to 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from scripted_episodes import call, episodes
 
-from rlvr.episodes.run import EpisodeRunner
-from rlvr.policies.base import SamplingConfig
-from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
 from rlvr.types import Task
 
@@ -18,17 +15,6 @@ from rlvr.types import Task
 @pytest.fixture(scope="module")
 def env():  # type: ignore[no-untyped-def]
     return load_env("terminal")
-
-
-def call(name: str, **args: object) -> str:
-    return "<tool_call>" + json.dumps({"name": name, "arguments": args}) + "</tool_call>"
-
-
-def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type: ignore[no-untyped-def]
-    path = tmp_path / "script.jsonl"
-    path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
-    [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
-    return group
 
 
 def test_every_reference_passes_and_every_empty_answer_fails(env) -> None:  # type: ignore[no-untyped-def]

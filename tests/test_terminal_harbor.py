@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from scripted_episodes import call, episodes
 from typer.testing import CliRunner
 
 from rlvr.cli import app
@@ -15,13 +16,11 @@ from rlvr.episodes.run import EpisodeRunner
 from rlvr.episodes.terminal import actions_script
 from rlvr.errors import RlvrError
 from rlvr.policies.base import SamplingConfig
-from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
 from rlvr.sandbox.client import get_client
 from rlvr.sandbox.standins import standin
 from rlvr.sandbox.toolbox import build as build_toolbox
 from rlvr.tasksets.terminal import load_all, load_tasks
-from rlvr.types import Task
 
 STANDINS = ("ubuntu:24.04", "alpine:3.19", "python:3.13-slim-bookworm")
 
@@ -33,17 +32,6 @@ def env():  # type: ignore[no-untyped-def]
         standin(name)
     build_toolbox(log=lambda _line: None)
     return load_env("harbor-examples")
-
-
-def call(name: str, **args: object) -> str:
-    return "<tool_call>" + json.dumps({"name": name, "arguments": args}) + "</tool_call>"
-
-
-def episodes(env, task: Task, scripts: list[list[str]], tmp_path: Path):  # type: ignore[no-untyped-def]
-    path = tmp_path / "script.jsonl"
-    path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
-    [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
-    return group
 
 
 def test_each_refused_task_is_refused_alone_with_its_reason(tmp_path: Path) -> None:
