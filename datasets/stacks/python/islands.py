@@ -12,8 +12,8 @@ def count_islands(grid: list[str]) -> int:
                     todo = todo[0 : len(todo) - 1]
                     for dy, dx in [(1, 0), (-1, 0), (0, 1), (0, -1)]:
                         ny, nx = y + dy, x + dx
-                        if 0 <= ny < len(grid) and 0 <= nx < len(grid[ny]):
-                            if grid[ny][nx] == "1" and (ny, nx) not in seen:
-                                seen.add((ny, nx))
-                                todo.append((ny, nx))
+                        inside = 0 <= ny < len(grid) and 0 <= nx < len(grid[ny])
+                        if inside and grid[ny][nx] == "1" and (ny, nx) not in seen:
+                            seen.add((ny, nx))
+                            todo.append((ny, nx))
     return count
