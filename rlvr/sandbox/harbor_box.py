@@ -58,14 +58,14 @@ class Exec:
     timed_out: bool
 
 
-def tar_of(files: dict[str, bytes], mode: int = 0o644, uid: int = 0) -> bytes:
-    """A tar of {relative path: bytes}; `*.sh` files executable."""
+def tar_of(files: dict[str, bytes]) -> bytes:
+    """A tar of {relative path: bytes}, root's; `*.sh` files executable."""
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w") as tar:
         for rel, data in sorted(files.items()):
             info = tarfile.TarInfo(rel)
-            info.size, info.uid, info.gid = len(data), uid, uid
-            info.mode = 0o755 if rel.endswith(".sh") else mode
+            info.size = len(data)
+            info.mode = 0o755 if rel.endswith(".sh") else 0o644
             info.mtime = int(time.time())
             tar.addfile(info, io.BytesIO(data))
     return buf.getvalue()
