@@ -18,7 +18,13 @@ from pathlib import Path
 import pytest
 from daemon_proxy import through_proxy
 
-from rlvr.sandbox.client import POOL_LABEL, docker_available, get_client, reap_stale
+from rlvr.sandbox.client import (
+    POOL_LABEL,
+    daemon_status,
+    docker_available,
+    get_client,
+    reap_stale,
+)
 
 if os.environ.get("RLVR_SKIP_DOCKER") == "1":
     pytest.skip("RLVR_SKIP_DOCKER=1: Docker tests skipped on request", allow_module_level=True)
@@ -535,6 +541,9 @@ def test_a_daemon_that_stays_away_masks_with_a_message_that_says_so(monkeypatch,
         verdicts = env.grade(task, [task.reference or ""] * 4)
         assert {v.status for v in verdicts} == {"infra_error"}
         assert all("did not answer for 3 s" in v.reason for v in verdicts), verdicts[0].reason
+        # given up, the outage is closed: a later one gets a whole window of its own, not one
+        # already used up (which once masked a later episode's 5 s outage at once)
+        assert daemon_status() is None
     finally:
         proxy.up.set()
         close_all_pools()

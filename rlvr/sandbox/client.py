@@ -220,6 +220,8 @@ def wait_for_daemon(window_s: float | None = None) -> bool:
                 _Outage.said = now
                 log.warning("%s", daemon_status())
             left = _Outage.since + window - now
+            if left <= 0:  # given up: the next wait (a later outage) starts a window of its own
+                _Outage.since = None
         if left <= 0:
             return False
         time.sleep(min(delay, left))

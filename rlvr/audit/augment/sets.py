@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rlvr.audit.augment.augment import Runner
+from rlvr.discovery import discover
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.functions.judge import DriverOutput
 from rlvr.functions.task import FunctionTask
+from rlvr.manifest import read_manifest
 from rlvr.registry import load_env
 from rlvr.tasksets.functions import resolve
 
@@ -67,9 +69,6 @@ def case_set(env_name: str) -> CaseSet:
     for s in CASE_SETS.values():
         if env_name in s.envs.values():
             return s
-    from rlvr.discovery import discover
-    from rlvr.manifest import read_manifest
-
     src = discover().get(env_name)
     folder = getattr(src, "folder", None)
     args = read_manifest(folder).tasks.args if folder is not None else {}
