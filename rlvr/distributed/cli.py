@@ -3,7 +3,8 @@ one context manager, so that each command changes by a few lines and nothing els
 
 `--ray` grades on a Ray cluster: the one at `--ray-address` (or $RAY_ADDRESS), else a local
 cluster started for the command and stopped after it. With `--ray`, a `--model` of one or more
-comma-separated server URLs is sampled by Ray rollout workers, spread over the servers.
+comma-separated server URLs is sampled by Ray rollout workers, spread over the servers. An
+environment with episodes also runs their sessions (and containers) on Ray episode hosts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from rlvr.distributed.cluster import connect, require_ray
+from rlvr.distributed.episodes import RayEpisodeHosts, on_ray_episodes
 from rlvr.distributed.grading import RayGradingPool, on_ray
 from rlvr.distributed.rollout import RayServerPolicy
 from rlvr.env import Environment
@@ -82,8 +84,12 @@ def ray_session(
 
     started = connect(address)
     try:
-        with RayGradingPool(env) as pool:
-            session = RaySession(on_ray(env, pool), pool)
+        with RayGradingPool(env) as pool, contextlib.ExitStack() as stack:
+            graded = on_ray(env, pool)
+            if env.episode is not None:  # the episodes' sessions live on the hosts too
+                hosts = stack.enter_context(RayEpisodeHosts(env))
+                graded = on_ray_episodes(graded, hosts)
+            session = RaySession(graded, pool)
             try:
                 yield session
             finally:

@@ -149,7 +149,7 @@ class _GradeHandler:
         return [v for v in p.verdicts if v is not None]
 
 
-def _shipping(env: Environment) -> tuple[str | Environment, list[str]]:
+def shipping(env: Environment) -> tuple[str | Environment, list[str]]:
     """Send the name (and the manifest folder) when the registry can build it on a node."""
     src = discover().get(env.name)
     if src is not None and src.kind in ("manifest", "entry-point"):
@@ -176,7 +176,7 @@ class RayGradingPool:
         self.image: str | None = (env.sandbox or {}).get("image")
         resource = image_resource(self.image) if self.image else None
         nodes = nodes_for(resource, f"environment {env.name!r}")
-        target, paths = _shipping(env)
+        target, paths = shipping(env)
         options: dict[str, Any] = {
             "num_cpus": 0,
             "max_restarts": 0,

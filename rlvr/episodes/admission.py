@@ -40,7 +40,9 @@ def admitted(env: Environment, wanted: int, free_mb: int | None = None) -> int:
     if env.episode is None or sandbox.get("runner") != "episode":  # no container per episode
         return max(1, wanted)
     per = int(sandbox.get("memory_mb", 1024))
-    free = available_mb() if free_mb is None else free_mb
+    if free_mb is None:
+        free_mb = env.episode.free_mb() if env.episode.free_mb is not None else available_mb()
+    free = free_mb
     if free is None or per <= 0:
         return max(1, wanted)
     return max(1, min(wanted, int(free * HOST_SHARE) // per))

@@ -60,6 +60,9 @@ class EpisodeSpec:
     """A turn without a tool call ends the episode ("end"), or is answered with a reminder of
     the call format and costs the turn ("remind": an agent must finish with the submit tool)."""
     options: dict[str, Any] = field(default_factory=dict)
+    free_mb: Callable[[], int | None] | None = None
+    """Memory (MiB) available where the sessions' containers run, for admission; None: this
+    host's (sessions on Ray hosts report theirs)."""
 
     def __post_init__(self) -> None:
         if self.max_turns < 1:
