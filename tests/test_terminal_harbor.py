@@ -22,6 +22,7 @@ from rlvr.sandbox.standins import standin
 from rlvr.sandbox.toolbox import build as build_toolbox
 from rlvr.tasksets.terminal import load_all, load_tasks
 
+PAYLOADS = Path(__file__).resolve().parent / "abuse_payloads" / "harbor"
 STANDINS = ("ubuntu:24.04", "alpine:3.19", "python:3.13-slim-bookworm")
 
 
@@ -253,6 +254,12 @@ ATTACKS = {
     "fifo_result_file": ("tests-write-into-app", [(FIFO, None)], 0.0),
     "honest_after_kill_0": ("hello-world", [("kill -9 0", None), (HELLO, None)], 1.0),
     "honest": ("user-env-workdir", [('printf "%s\\n" "$GREETING" > greeting.txt', None)], 1.0),
+    # a cold round's masks: Harbor's own set-up steps run in the agent's container, so one the
+    # agent broke is the agent's doing (scored 0), never infra_error
+    "pids_filled_before_verifier": ("root-owned-reference", [(
+        "for i in $(seq 600); do setsid tail -f /dev/null </dev/null >/dev/null 2>&1 & done "
+        "2>/dev/null; true", None)], 0.0),
+    "root_removes_timeout": ("reward-json", [("rm -f /usr/bin/timeout", None)], 0.0),
 }  # fmt: skip
 
 
@@ -266,6 +273,22 @@ def test_attacks_are_scored_and_regrade_alike(env, tmp_path: Path, name: str) ->
     assert (r.verdict.status, r.verdict.reward) == ("scored", reward), r.verdict.reason
     [again] = env.grade(task, [r.sample.text])
     assert (again.status, again.reward) == ("scored", reward), again.reason
+
+
+def test_a_link_out_of_the_workspace_is_flagged(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A non-root agent's process swaps a symlink to a root-only reference for a file once the
+    root verifier has read through it (Harbor's verifier runs beside the agent's processes, a
+    documented limit): whatever the race gives, the link is flagged before the verifier runs."""
+    monitor = (PAYLOADS / "symlink_swap.py").read_text(encoding="utf-8")
+    task = env.task("root-owned-reference")
+    turns = [call("write_file", path="/app/.m.py", content=monitor),
+             call("bash", command="setsid python3 /app/.m.py </dev/null >/dev/null 2>&1 & true"),
+             call("submit")]  # fmt: skip
+    [r] = episodes(env, task, [turns], tmp_path)
+    assert r.verdict is not None and r.verdict.status == "scored", r.verdict.reason
+    kinds = {f.kind for f in r.verdict.flags}
+    assert "outside_workspace" in kinds, (r.verdict.reward, r.verdict.reason)
+    assert any("/opt/expected/sorted.txt" in f.evidence for f in r.verdict.flags)
 
 
 def test_a_prebuilt_image_not_here_is_built_from_the_dockerfile(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -201,8 +201,7 @@ class TerminalGrader:
         if task.meta.get("network_declared") and not task.meta.get("network"):
             tail += (" [the task declares network access and ran offline; where network is "
                      "reachable, set [tasks] args.allow_network = true]")  # fmt: skip
-        flags = [Flag(kind="test_runner_shadow" if f.startswith("test-runner") else
-                      "verifier_paths_written", evidence=str(f)[:300])
+        flags = [Flag(kind=_harbor_flag_kind(f), evidence=str(f)[:300])
                  for f in r.get("flags", [])]  # fmt: skip
         note = f" [flags: {'; '.join(f.evidence for f in flags)}]" if flags else ""
         if r.get("timed_out"):
@@ -262,6 +261,14 @@ class TerminalGrader:
 
 
 REWARD_TEXT = re.compile(r"\A\s*-?[0-9]+(?:\.[0-9]+)?\s*\Z", re.ASCII)
+
+
+def _harbor_flag_kind(line: str) -> str:
+    if line.startswith("test-runner"):
+        return "test_runner_shadow"
+    if line.startswith("link out of"):
+        return "outside_workspace"
+    return "verifier_paths_written"
 
 
 def _harbor_reward(name: str | None, text: str) -> float | None:

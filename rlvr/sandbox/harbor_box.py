@@ -44,7 +44,12 @@ an image whose USER is not root gets no capabilities, and Harbor's root verifier
 write into the agent's workspace; setuid programs the image ships (sudo) work as in Harbor."""
 SHADOWS = ("pytest.py", "conftest.py", "sitecustomize.py", "usercustomize.py", "_pytest")
 """Names in the workspace that would run the agent's code inside a test runner."""
-FLAG_PREFIXES = ("wrote /tests", "wrote /logs/verifier", "test-runner module in the workspace")
+FLAG_PREFIXES = (
+    "wrote /tests",
+    "wrote /logs/verifier",
+    "test-runner module in the workspace",
+    "link out of the workspace",
+)
 BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -223,6 +228,20 @@ class HarborBox:
     def root(self, script: str, timeout: float = 30) -> Exec:
         return self.exec(["sh", "-c", script], "root", timeout, workdir="/")
 
+    def setup(self, script: str, what: str) -> None:
+        """A step of Harbor's own (root, in the agent's container) that must succeed. Its
+        failure while the container runs and the daemon answers is the agent's doing (it
+        filled the process table, removed `sh` or `timeout`, ...): scored 0, never masked."""
+        r = self.root(script)
+        if r.exit_code == 0:
+            return
+        said = r.output.decode("utf-8", "replace")[-300:].strip()
+        if not daemon_answers():
+            raise InfraFailure(f"cannot {what}: {said!r}")
+        self._check_alive()
+        raise AgentFault("runner_killed", f"cannot {what} in the task's container ({said!r}): "
+                         "the agent left it unable to run the verifier")  # fmt: skip
+
     # the agent's tools -------------------------------------------------------------------
     def bash(self, command: str, timeout: float, output_limit: int) -> dict[str, Any]:
         r = self.exec(["bash", "-c", command], self.user, timeout, output_limit)
@@ -248,10 +267,8 @@ class HarborBox:
     # Harbor's phases ---------------------------------------------------------------------
     def upload(self, files: dict[str, bytes], dest: str, mode: str = "755") -> None:
         """Write files under `dest` (created fresh, root's, `mode`)."""
-        r = self.root(f"rm -rf {shlex.quote(dest)} && mkdir -p {shlex.quote(dest)} && "
-                      f"chmod {mode} {shlex.quote(dest)}")  # fmt: skip
-        if r.exit_code != 0:
-            raise InfraFailure(f"cannot create {dest}: {r.output[-300:]!r}")
+        self.setup(f"rm -rf {shlex.quote(dest)} && mkdir -p {shlex.quote(dest)} && "
+                   f"chmod {mode} {shlex.quote(dest)}", f"create {dest}")  # fmt: skip
         try:
             self.obj.put_archive(dest, tar_of(files))
         except Exception as e:
@@ -270,16 +287,16 @@ class HarborBox:
                toolbox: bool) -> dict[str, Any]:  # fmt: skip
         """tests/ to /tests, test.sh as the verifier user, then the reward and ctrf files."""
         flags = self._abuse_flags()
-        self.root("rm -rf /solution /logs/verifier && mkdir -p /logs/verifier && "
-                  f"chown {shlex.quote(self.verifier_user)} /logs/verifier 2>/dev/null; "
-                  "chmod 755 /logs/verifier")  # fmt: skip
+        self.setup("rm -rf /solution /logs/verifier && mkdir -p /logs/verifier && "
+                   f"{{ chown {shlex.quote(self.verifier_user)} /logs/verifier 2>/dev/null; "
+                   "chmod 755 /logs/verifier; }", "prepare /logs/verifier")  # fmt: skip
         self.upload(tests, "/tests", "700")
         # the verifier's own scratch (uv's cache, TMPDIR): a fresh folder only it can write, so
         # nothing the agent left in /tmp (a planted uv cache) reaches the test runner
         scratch = f"/tmp/rlvr-verifier-{secrets.token_hex(8)}"
         user = shlex.quote(self.verifier_user)
-        self.root(f"chown -R {user} /tests 2>/dev/null; mkdir -m 700 {scratch} && "
-                  f"chown {user} {scratch}")  # fmt: skip
+        self.setup(f"{{ chown -R {user} /tests 2>/dev/null; true; }} && mkdir -m 700 {scratch} "
+                   f"&& chown {user} {scratch}", "make the verifier's scratch folder")  # fmt: skip
         venv = {**VERIFIER_ENV, **env} if toolbox else dict(env)
         venv.update({"UV_CACHE_DIR": f"{scratch}/uv-cache", "TMPDIR": scratch})
         venv["PATH"] = (f"{MOUNT}/bin:" if toolbox else "") + self.path
@@ -305,6 +322,13 @@ class HarborBox:
                 f"find {shlex.quote(self.workdir)} -maxdepth 3 -newer /logs/.start "
                 f"\\( {names} -o -name '*.pth' \\) -print 2>/dev/null | head -5 | "
                 "sed 's/^/test-runner module in the workspace: /'; "
+                # a link the root verifier would follow out of the workspace (to a file only
+                # root may read, say, swapped back once the check has read through it)
+                f"find {shlex.quote(self.workdir)} -maxdepth 3 -newer /logs/.start -type l "
+                "-printf '%p -> %l\\n' 2>/dev/null | while IFS= read -r ln; do "
+                'case "$(readlink -f -- "${ln%% -> *}")" in '
+                f"{shlex.quote(self.workdir.rstrip('/'))}/*) ;; *) "
+                'echo "link out of the workspace: $ln";; esac; done | head -5; '
             )
         r = self.root(script + "true")
         lines = r.output.decode("utf-8", "replace").splitlines()
