@@ -282,3 +282,32 @@ def test_replay_rejects_a_bad_line_with_its_number(tmp_path) -> None:
     path.write_text('{"task_id": "t", "completion": "x"}\n{"task_id": 3}\n')
     with pytest.raises(PolicyError, match=r"bad\.jsonl:2: needs a string 'task_id'"):
         ReplayPolicy(path)
+
+
+def test_tool_calls_and_results_become_structured_messages_with_paired_ids() -> None:
+    from rlvr.policies.tool_messages import structured, tool_response
+
+    call = '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>'
+    messages = [
+        {"role": "system", "content": "tools"},
+        {"role": "user", "content": "task"},
+        {"role": "assistant", "content": "Looking.\n" + call + "\n" + call.replace("ls", "pwd")},
+        {"role": "user", "content": tool_response("bash", "exit code 0\na.txt")},
+        {"role": "user", "content": tool_response("bash", "exit code 0\n/app")},
+        {"role": "assistant", "content": "<tool_call>{broken</tool_call>"},
+        {"role": "user", "content": tool_response("error", "could not read your tool call")},
+    ]
+    out = structured(messages)
+    assert out[:2] == messages[:2]
+    assistant, first, second = out[2:5]
+    assert assistant["content"] == "Looking."
+    ids = [c["id"] for c in assistant["tool_calls"]]
+    assert ids == ["call_0_0", "call_0_1"]
+    assert json.loads(assistant["tool_calls"][1]["function"]["arguments"]) == {"command": "pwd"}
+    assert (first["role"], first["tool_call_id"], first["content"]) == (
+        "tool",
+        ids[0],
+        "exit code 0\na.txt",
+    )
+    assert (second["tool_call_id"], second["content"]) == (ids[1], "exit code 0\n/app")
+    assert out[5:] == messages[5:]  # a turn whose call does not read stays text, its error too

@@ -228,6 +228,13 @@ def test_a_server_with_structured_tool_calls_solves_a_harbor_task(env) -> None: 
     offered = [t["function"]["name"] for t in bodies[0]["tools"]]
     assert offered == ["bash", "read_file", "write_file", "submit"]
     assert r.sample.episode is not None and r.sample.episode.end == "submit"
+    # the bash result went back as a `tool` message answering the call's id
+    sent = bodies[1]["messages"]
+    [assistant] = [m for m in sent if m["role"] == "assistant"]
+    [result] = [m for m in sent if m["role"] == "tool"]
+    assert result["tool_call_id"] == assistant["tool_calls"][0]["id"]
+    assert result["content"].startswith("exit code 0")
+    assert not any("<tool_response" in str(m.get("content")) for m in sent)
 
 
 HELLO = 'echo "Hello, world!" > /app/hello.txt'

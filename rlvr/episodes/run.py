@@ -27,6 +27,7 @@ from rlvr.episodes.session import Session
 from rlvr.episodes.tools import read_calls, tool_schemas
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
 from rlvr.policies.replay import episode_label
+from rlvr.policies.tool_messages import tool_response
 from rlvr.types import Episode, EpisodeEnd, Observation, Sample, Task, Turn, Verdict
 
 if TYPE_CHECKING:
@@ -272,10 +273,7 @@ class EpisodeRunner:
     def message(obs: Observation) -> Message:
         """The chat message that carries one observation to the model."""
         name = obs.tool or "error"
-        return {
-            "role": "user",
-            "content": f'<tool_response name="{name}">\n{obs.content}\n</tool_response>',
-        }
+        return {"role": "user", "content": tool_response(name, obs.content)}
 
     def _finish(self, live: list[_Live]) -> list[EpisodeResult]:
         def judge(e: _Live) -> Verdict | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,6 +26,7 @@ import httpx
 from rlvr.errors import PolicyError
 from rlvr.fences import first_fence_end
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
+from rlvr.policies.tool_messages import structured
 from rlvr.types import Sample
 
 RETRY_STATUS = {408, 409, 429}
@@ -69,6 +71,11 @@ class OpenAIPolicy:
         self.backoff_s = backoff_s
         self.timeout_s = timeout_s
         self.token_ids = token_ids
+        self.calls_tools = False
+        """The server answered with structured `tool_calls` once: tool results then go back to
+        it as `role: "tool"` messages (a text-only server keeps reading them as text)."""
+        self.unreadable = 0
+        """Choices with neither content nor tool calls (warned about once)."""
 
     def sample(
         self,
@@ -112,9 +119,10 @@ class OpenAIPolicy:
         return str(models[0]["id"])
 
     def _body(self, prompt: Prompt, index: int, n: int, sampling: SamplingConfig) -> dict[str, Any]:
+        msgs = _messages(prompt)
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": _messages(prompt),
+            "messages": structured(msgs) if sampling.tools and self.calls_tools else msgs,
             "n": n,
             "temperature": sampling.temperature,
             "top_p": sampling.top_p,
@@ -160,7 +168,15 @@ class OpenAIPolicy:
 
     def _to_sample(self, choice: dict[str, Any], task_id: str, index: int) -> Sample:
         message = choice.get("message") or {}
+        if message.get("tool_calls"):
+            self.calls_tools = True
         text = (message.get("content") or "") + structured_calls(message.get("tool_calls"))
+        if not text.strip():
+            self.unreadable += 1
+            if self.unreadable == 1:
+                print(f"warning: policy server {self.base_url} sent a choice with neither "
+                      f"content nor tool calls (finish_reason {choice.get('finish_reason')!r}); "
+                      "it counts as an empty turn", file=sys.stderr, flush=True)  # fmt: skip
         content = (choice.get("logprobs") or {}).get("content") or None
         logprobs = [float(t["logprob"]) for t in content] if content else None
         token_ids: list[int] | None = None

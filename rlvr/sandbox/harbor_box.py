@@ -30,6 +30,7 @@ from rlvr.sandbox.client import daemon_answers, get_client, pool_labels
 from rlvr.sandbox.compose import ServiceNetwork
 from rlvr.sandbox.container import InfraFailure
 from rlvr.sandbox.episode import AgentFault
+from rlvr.sandbox.harbor_flags import abuse_script, findings
 from rlvr.sandbox.spec import SandboxSpec
 from rlvr.sandbox.task_images import TaskImageError
 from rlvr.sandbox.toolbox import MOUNT, VERIFIER_ENV
@@ -42,14 +43,6 @@ DROPPED_CAPS = ["NET_RAW", "MKNOD", "AUDIT_WRITE", "SETFCAP"]
 """Docker's default capabilities less these. No no-new-privileges: with it, `exec -u root` in
 an image whose USER is not root gets no capabilities, and Harbor's root verifier could not
 write into the agent's workspace; setuid programs the image ships (sudo) work as in Harbor."""
-SHADOWS = ("pytest.py", "conftest.py", "sitecustomize.py", "usercustomize.py", "_pytest")
-"""Names in the workspace that would run the agent's code inside a test runner."""
-FLAG_PREFIXES = (
-    "wrote /tests",
-    "wrote /logs/verifier",
-    "test-runner module in the workspace",
-    "link out of the workspace",
-)
 BASE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
 
@@ -311,28 +304,7 @@ class HarborBox:
 
     def _abuse_flags(self) -> list[str]:
         """What the agent left where Harbor's verifier would trust it (hack flags)."""
-        names = " -o ".join(f"-name {shlex.quote(n)}" for n in SHADOWS)
-        script = (
-            "[ -e /tests ] && echo 'wrote /tests before the verifier'; "
-            '[ -n "$(ls -A /logs/verifier 2>/dev/null)" ] && '
-            "echo 'wrote /logs/verifier before the verifier'; "
-        )
-        if self.workdir != "/":  # only what appeared since the container started (root's mark)
-            script += (
-                f"find {shlex.quote(self.workdir)} -maxdepth 3 -newer /logs/.start "
-                f"\\( {names} -o -name '*.pth' \\) -print 2>/dev/null | head -5 | "
-                "sed 's/^/test-runner module in the workspace: /'; "
-                # a link the root verifier would follow out of the workspace (to a file only
-                # root may read, say, swapped back once the check has read through it)
-                f"find {shlex.quote(self.workdir)} -maxdepth 3 -newer /logs/.start -type l "
-                "-printf '%p -> %l\\n' 2>/dev/null | while IFS= read -r ln; do "
-                'case "$(readlink -f -- "${ln%% -> *}")" in '
-                f"{shlex.quote(self.workdir.rstrip('/'))}/*) ;; *) "
-                'echo "link out of the workspace: $ln";; esac; done | head -5; '
-            )
-        r = self.root(script + "true")
-        lines = r.output.decode("utf-8", "replace").splitlines()
-        return [ln for ln in lines if ln.startswith(FLAG_PREFIXES)]
+        return findings(self.root(abuse_script(self.workdir)).output)
 
     def _reward(self) -> tuple[str | None, str]:
         for name in ("reward.txt", "reward.json"):
