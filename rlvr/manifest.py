@@ -79,6 +79,10 @@ class EpisodeTable(_Strict):
     )
     submit_tool: str | None = Field(default="submit", description="The tool that ends it.")
     observation_chars: int = Field(default=4000, ge=200, le=200_000)
+    tool_descriptions: dict[str, str] = Field(
+        default_factory=dict,
+        description="This environment's own wording of some tools, e.g. what `submit` judges.",
+    )
     on_no_call: Literal["end", "remind"] = Field(
         default="end", description="A turn without a tool call: end the episode, or remind."
     )

@@ -42,6 +42,14 @@ def test_code_blocks_are_never_read_as_calls() -> None:
     assert read_calls(code, TOOLS).calls == []
     js = "```javascript\nfunction f(a) { return {a: 1}; }\n```"
     assert read_calls(js, TOOLS).calls == []
+    # code still being written when the turn ended (no closing fence) is code, not a bad call
+    unclosed = 'Here:\n```python\ndef f():\n    return {"name": "bash", "arguments": {'
+    assert read_calls(unclosed, TOOLS).calls == [] and read_calls(unclosed, TOOLS).problem is None
+    after = '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\n' + unclosed
+    assert [c.name for c in read_calls(after, TOOLS).calls] == ["bash"]
+    # an unclosed JSON fence still holds a call
+    fenced = '```json\n{"name": "bash", "arguments": {"command": "ls"}}\n'
+    assert [c.name for c in read_calls(fenced, TOOLS).calls] == ["bash"]
 
 
 @pytest.mark.parametrize(
@@ -76,6 +84,27 @@ def test_the_prompt_names_the_tools_and_the_format() -> None:
     assert '"name": "bash"' in text and "<tool_call>" in text and "read_file" not in text
     with pytest.raises(ValueError, match="unknown tool"):
         tools_prompt(["teleport"])
+    own = tools_prompt(["bash", "submit"], {"submit": "Finish: the tests check the workspace."})
+    assert "the tests check the workspace" in own and "hidden tests" not in own
+
+
+def test_the_terminal_submit_tool_says_what_is_judged() -> None:
+    from rlvr.registry import load_env
+
+    for name in ("terminal", "harbor-examples"):
+        spec = load_env(name).episode
+        assert spec is not None
+        [submit] = [t for t in spec.schemas() if t["name"] == "submit"]
+        assert "workspace" in submit["description"] and "hidden tests" not in spec.system_note()
+    repair = load_env("repair-python").episode
+    assert repair is not None and "hidden tests" in repair.system_note()
+    # TRL's agent path reads the same wording from the tool method's docstring
+    from transformers.utils import get_json_schema
+
+    from rlvr.integrations.trl_episodes import environment_factory
+
+    schema = get_json_schema(environment_factory(load_env("terminal")).submit)["function"]
+    assert "workspace" in schema["description"] and "code" in schema["parameters"]["properties"]
 
 
 # --- core types ---------------------------------------------------------------------------

@@ -34,4 +34,4 @@ def test_many_unclosed_openers_cost_linear_work() -> None:
     text = "```python\ndef f():\n    return 1\n```\n" + "```python\n" * 200_000
     assert fenced_blocks(text) == [("python", "def f():\n    return 1\n")]
     assert first_fence_end(text) == len("```python\ndef f():\n    return 1\n```")
-    assert without_code(text).count("```python") == 200_000
+    assert without_code(text) == "\n"  # code that never closes is cut, not read as a call

@@ -51,6 +51,7 @@ def test_rollout_train_and_eval_on_terminal_episodes(tmp_path: Path) -> None:
         assert result.exit_code == 0, (algo, result.output)
         row = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()][-1]
         assert row["turns_mean"] == 2.0 and row["grad_norm"] > 0
+        assert row["valid_call_frac"] == 1.0 and row["no_call_frac"] == 0.5  # "I give up."
 
     # live: the tiny model's own episodes, sampled and judged in their containers
     run = tmp_path / "run-live"
@@ -76,5 +77,7 @@ def test_rollout_train_and_eval_on_terminal_episodes(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     summary = json.loads((out / "summary.json").read_text())
     assert summary["pass@1"]["mean"] == 0.5 and summary["episodes"]["turns_mean"] == 2.0
+    assert summary["episodes"]["valid_call_frac"] == 1.0
+    assert summary["episodes"]["ends"] == {"no_call": 1, "submit": 1}
     report = (out / "report.html").read_text()
     assert "tool_call" in report or "bash" in report

@@ -160,6 +160,11 @@ def evaluate(
             table.add_row(f"pass@1 within {turns} turn(s)", _fmt(est), str(est["n_tasks"]))
         table.add_row("mean turns", f"{ep['turns_mean']:.2f}", str(summary.n_tasks))
         table.add_row("tool-call error rate", f"{ep['tool_error_rate']:.3f}", str(summary.n_tasks))
+        if "valid_call_frac" in ep:
+            table.add_row("episodes with a valid call", f"{ep['valid_call_frac']:.3f}",
+                          str(summary.n_tasks))  # fmt: skip
+            ends = ", ".join(f"{k} {v}" for k, v in ep.get("ends", {}).items())
+            table.add_row("episode ends", ends, str(summary.n_tasks))
     stderr.print(table)
     stderr.print(f"masked samples: {summary.masked}; report: {Path(out) / 'report.html'}")
     for warning in summary.warnings:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from rlvr.episodes.admission import admitted
 from rlvr.episodes.session import Session
-from rlvr.episodes.tools import read_calls, tool_schemas
+from rlvr.episodes.tools import read_calls
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
 from rlvr.policies.replay import episode_label
 from rlvr.policies.tool_messages import tool_response
@@ -194,7 +194,7 @@ class EpisodeRunner:
         return _Live(task, index, self.spec.open_session(self.env, task), messages, ids)
 
     def _round(self, active: list[_Live], turn: int, sampling: SamplingConfig) -> None:
-        sampling = sampling.model_copy(update={"tools": tool_schemas(self.spec.tools)})
+        sampling = sampling.model_copy(update={"tools": self.spec.schemas()})
         if sampling.seed is not None:
             sampling = sampling.model_copy(update={"seed": sampling.seed + 7919 * turn})
         if self.context is not None:

@@ -60,6 +60,8 @@ class EpisodeSpec:
     """A turn without a tool call ends the episode ("end"), or is answered with a reminder of
     the call format and costs the turn ("remind": an agent must finish with the submit tool)."""
     options: dict[str, Any] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+    """The environment's own wording of some tools (manifest `[episode] tool_descriptions`)."""
     free_mb: Callable[[], int | None] | None = None
     """Memory (MiB) available where the sessions' containers run, for admission; None: this
     host's (sessions on Ray hosts report theirs)."""
@@ -67,10 +69,14 @@ class EpisodeSpec:
     def __post_init__(self) -> None:
         if self.max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
-        tool_schemas(self.tools)  # unknown names fail here, with the list of known ones
+        self.schemas()  # unknown names fail here, with the list of known ones
+
+    def schemas(self) -> list[dict[str, Any]]:
+        """The offered tools' JSON Schemas, as sent to a server that calls tools itself."""
+        return tool_schemas(self.tools, self.descriptions)
 
     def system_note(self) -> str:
-        return tools_prompt(self.tools) + (
+        return tools_prompt(self.tools, self.descriptions) + (
             f"\nYou have at most {self.max_turns} turns."
             + (f" Call `{self.submit_tool}` when you are done." if self.submit_tool else "")
         )

@@ -10,6 +10,7 @@ observation that names the problem and costs the turn.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,17 +86,21 @@ FORMAT_NOTE = (
 )
 
 
-def tool_schemas(names: list[str]) -> list[dict[str, Any]]:
-    """The JSON Schemas of the named tools; a clear error for an unknown name."""
-    unknown = [n for n in names if n not in TOOLS]
+def tool_schemas(
+    names: list[str], descriptions: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The JSON Schemas of the named tools, with an environment's own `descriptions` where it
+    gives one (a terminal's `submit` says what is judged); a clear error for an unknown name."""
+    unknown = [n for n in [*names, *(descriptions or {})] if n not in TOOLS]
     if unknown:
         raise ValueError(f"unknown tool(s) {unknown}; the shipped tools are {sorted(TOOLS)}")
-    return [TOOLS[n] for n in names]
+    own = descriptions or {}
+    return [{**TOOLS[n], "description": own[n]} if n in own else TOOLS[n] for n in names]
 
 
-def tools_prompt(names: list[str]) -> str:
+def tools_prompt(names: list[str], descriptions: dict[str, str] | None = None) -> str:
     """The system-prompt paragraph that tells the model its tools and the call format."""
-    listing = json.dumps(tool_schemas(names), indent=1)
+    listing = json.dumps(tool_schemas(names, descriptions), indent=1)
     return f"You can use these tools:\n{listing}\n\n" + FORMAT_NOTE.format()
 
 
@@ -110,14 +115,24 @@ class TurnCalls:
     problem: str | None = None
 
 
+_OPEN = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[ \t]*([\w+#.-]*)", re.M)
+
+
 def without_code(text: str) -> str:
-    """`text` with fenced code blocks of programming languages removed (JSON fences stay)."""
+    """`text` with fenced code blocks of programming languages removed (JSON fences stay),
+    and a code fence that never closes cut with everything after it (code a model was still
+    writing when its turn ended is code, not a broken tool call)."""
     parts, pos = [], 0
     for fence in iter_fences(text):
         if fence.tag not in _CALL_FENCES:
             parts.append(text[pos : fence.start])
             pos = fence.end
-    return "".join(parts) + text[pos:]
+    rest = text[pos:]
+    for opener in _OPEN.finditer(rest):
+        if opener.group(1).lower() not in _CALL_FENCES:
+            rest = rest[: opener.start()]
+            break
+    return "".join(parts) + rest
 
 
 def read_calls(text: str, offered: list[str]) -> TurnCalls:

@@ -27,6 +27,13 @@ class TaskResult(BaseModel):
     turns_mean: float | None = Field(default=None, description="Episodes: mean model turns.")
     tool_calls: int = Field(default=0, description="Episodes: tool calls, malformed included.")
     tool_errors: int = Field(default=0, description="Episodes: malformed or failed calls.")
+    episodes: int = Field(default=0, description="Episodes run for the task.")
+    with_valid_call: int = Field(
+        default=0, description="Episodes with at least one well-formed tool call."
+    )
+    ends: dict[str, int] = Field(
+        default_factory=dict, description="Episodes by how they ended (submit, no_call, ...)."
+    )
     passed_within: list[int] | None = Field(
         default=None,
         description="Episodes: entry t counts the passed episodes that used at most t+1 turns.",
@@ -51,8 +58,9 @@ class EvalSummary(BaseModel):
     wall_s: float
     episodes: dict[str, Any] | None = Field(
         default=None,
-        description="Multi-turn figures: turns_mean, tool_error_rate and pass@1 by turn budget "
-        "(an episode that passed within t turns counts as passed at budget t).",
+        description="Multi-turn figures: turns_mean, tool_error_rate, valid_call_frac (episodes "
+        "with at least one well-formed call), ends (episodes by end reason) and pass@1 by turn "
+        "budget (an episode that passed within t turns counts as passed at budget t).",
     )
 
     warnings: list[str] = Field(

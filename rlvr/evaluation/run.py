@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -161,6 +162,9 @@ def episode_counts(group: ScoredGroup) -> dict[str, Any]:
         ),
         "tool_errors": sum(e.tool_errors for e, _ in episodes),
         "passed_within": within,
+        "episodes": len(episodes),
+        "with_valid_call": sum(any(t.calls for t in e.turns) for e, _ in episodes),
+        "ends": dict(Counter(e.end for e, _ in episodes)),
     }
 
 
@@ -178,9 +182,15 @@ def episode_summary(results: Sequence[TaskResult], seed: int) -> dict[str, Any] 
             w = r.passed_within or [0]
             values.append(w[min(t, len(w) - 1)] / r.n_scored)
         by_turns[str(t + 1)] = estimate(values, seed).model_dump()
+    n = sum(r.episodes for r in rows)
+    ends: Counter[str] = Counter()
+    for r in rows:
+        ends.update(r.ends)
     return {
         "turns_mean": sum(r.turns_mean or 0.0 for r in rows) / len(rows),
         "tool_error_rate": sum(r.tool_errors for r in rows) / calls if calls else 0.0,
+        "valid_call_frac": sum(r.with_valid_call for r in rows) / n if n else 0.0,
+        "ends": dict(sorted(ends.items())),
         "pass@1_by_turns": by_turns,
     }
 

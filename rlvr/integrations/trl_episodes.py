@@ -21,6 +21,9 @@ What TRL's API cannot express, and how rlvr's own learners differ:
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from rlvr.env import Environment
@@ -132,6 +135,22 @@ def environment_factory(env: Environment) -> type[EpisodeEnvironment]:
             f"environment {env.name!r} is single-turn",
             "use rlvr.integrations.trl.reward_funcs for it, or pick a multi-turn environment",
         )
-    methods = {name: TOOL_METHODS[name] for name in env.episode.tools}
+    own = env.episode.descriptions
+    methods = {name: _described(TOOL_METHODS[name], own[name]) if name in own
+               else TOOL_METHODS[name] for name in env.episode.tools}  # fmt: skip
     name = "Rlvr" + "".join(p.capitalize() for p in env.name.replace("_", "-").split("-"))
     return type(name, (EpisodeEnvironment,), {"env": env, **methods})
+
+
+def _described(method: Callable[..., str], description: str) -> Callable[..., str]:
+    """`method` under the environment's own description (TRL reads a tool's description and
+    arguments from its docstring; the arguments part is kept)."""
+
+    @functools.wraps(method)
+    def described(self: EpisodeEnvironment, *args: Any, **kwargs: Any) -> str:
+        return method(self, *args, **kwargs)
+
+    doc = inspect.cleandoc(method.__doc__ or "")
+    at = doc.find("Args:")
+    described.__doc__ = description + ("\n\n" + doc[at:] if at >= 0 else "")
+    return described

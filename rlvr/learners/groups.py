@@ -179,6 +179,8 @@ def episode_metrics(samples: Sequence[Sample]) -> dict[str, float]:
         "tool_error_rate": sum(e.tool_errors for _, e in episodes) / calls if calls else 0.0,
         "submitted_frac": sum(e.end == "submit" for _, e in episodes) / n,
         "budget_frac": sum(e.end == "budget" for _, e in episodes) / n,
+        "no_call_frac": sum(e.end == "no_call" for _, e in episodes) / n,
+        "valid_call_frac": sum(any(t.calls for t in e.turns) for _, e in episodes) / n,
     }
     if env_tokens:
         out["env_tokens_mean"] = sum(env_tokens) / len(env_tokens)
