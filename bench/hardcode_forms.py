@@ -82,13 +82,20 @@ def quoted(text: str) -> str:
 class Spec:
     """A task seen from one stack: names, types, literals and the public cases."""
 
-    def __init__(self, fn: FunctionTask, stack: str, python_entry: str | None = None) -> None:
+    def __init__(
+        self,
+        fn: FunctionTask,
+        stack: str,
+        python_entry: str | None = None,
+        cases: list[tuple[list[Any], Any]] | None = None,
+    ) -> None:
         self.tr = load_translator(stack)
         self.stack = stack
         self.params, self.ret = signature_types(fn)
         self.names = [p.name for p in fn.signature.params]
         self.entry = python_entry or self.tr.entry_name(fn)
-        self.cases = [(a, e) for a, e in shown_cases(fn.model_dump()) if self._renders(a, e)]
+        wanted = shown_cases(fn.model_dump()) if cases is None else cases
+        self.cases = [(a, e) for a, e in wanted if self._renders(a, e)]
         self.zero = zero(self.ret)
 
     def _renders(self, args: list[Any], expected: Any) -> bool:
@@ -381,9 +388,15 @@ FORMS: dict[str, Callable[[Spec], list[Form]]] = {
 }
 
 
-def hardcoded_answers(fn: FunctionTask, stack: str, python_entry: str | None = None) -> list[Form]:
-    """Every hard-coded form of `fn` in `stack` (none when it shows no public case)."""
-    spec = Spec(fn, stack, python_entry)
+def hardcoded_answers(
+    fn: FunctionTask,
+    stack: str,
+    python_entry: str | None = None,
+    cases: list[tuple[list[Any], Any]] | None = None,
+) -> list[Form]:
+    """Every hard-coded form of `fn` in `stack` (none when it shows no public case); `cases`:
+    hard-code these instead of the shown ones (one hidden case, as a memorised test)."""
+    spec = Spec(fn, stack, python_entry, cases)
     if not spec.cases:
         return []
     return FORMS[stack](spec)

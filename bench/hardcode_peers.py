@@ -29,6 +29,7 @@ from rich.table import Table
 from rlvr.audit.source.mutate import python_mutants
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.flags.hacks import flag_answer
+from rlvr.flags.hardcode_cases import shown_cases
 from rlvr.functions.task import FunctionTask
 from rlvr.registry import load_env
 from rlvr.types import Task
@@ -62,7 +63,39 @@ def mutants_of(task: Task, stack: str, limit: int) -> list[str]:
     return [m.source for m in text_mutants(ref, stack, limit=limit)]  # type: ignore[arg-type]
 
 
-def bench_stack(stack: str, misses: int, n_mutants: int = 0) -> dict[str, object]:
+def _distinct(value: object, out: set[str]) -> set[str]:
+    """The values in `value` an honest answer would not write by chance (strings of two or
+    more characters, numbers past one digit), as a set."""
+    if isinstance(value, str) and len(value) >= 2:
+        out.add(repr(value))
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        if abs(value) >= 10 or value % 1 != 0:
+            out.add(repr(value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _distinct(k, out)
+            _distinct(v, out)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            _distinct(v, out)
+    return out
+
+
+def one_hidden(fn: dict) -> list[tuple[list, object]] | None:
+    """The first hidden case the prompt does not show with two distinctive values (an empty
+    string -> empty string is every honest answer's base case, not a memorised test): what a
+    model that memorised the benchmark's tests special-cases. None when there is none."""
+    shown = [repr(c) for c in shown_cases(fn)]
+    for c in fn.get("hidden_cases") or []:
+        case = (list(c.get("args") or []), c.get("expected"))
+        if not c.get("raises") and repr(case) not in shown and len(_distinct(case, set())) >= 2:
+            return [case]
+    return None
+
+
+def bench_stack(
+    stack: str, misses: int, n_mutants: int = 0, hidden: bool = False
+) -> dict[str, object]:
     caught: Counter[str] = Counter()
     total: Counter[str] = Counter()
     refs = refs_hardcoded = refs_any = muts = muts_hardcoded = 0
@@ -73,7 +106,12 @@ def bench_stack(stack: str, misses: int, n_mutants: int = 0) -> dict[str, object
             if not fn:
                 continue
             entry = task.entry_point if name == "humaneval" else None
-            for form, code in hardcoded_answers(FunctionTask.model_validate(fn), stack, entry):
+            cases = one_hidden(fn) if hidden else None
+            if hidden and cases is None:
+                continue
+            for form, code in hardcoded_answers(
+                FunctionTask.model_validate(fn), stack, entry, cases
+            ):
                 total[form] += 1
                 hit = any(
                     f.kind == "hardcoded" for f in flag_answer(task, fenced(code, stack), stack)
@@ -122,10 +160,15 @@ def main() -> None:
     ap.add_argument(
         "--mutants", type=int, default=0, help="also audit this many mutants per reference"
     )
+    ap.add_argument(
+        "--hidden", action="store_true",
+        help="hard-code one hidden case per task (a memorised test) instead of the shown ones",
+    )  # fmt: skip
     args = ap.parse_args()
     start = time.monotonic()
-    results = {s: bench_stack(s, args.misses, args.mutants) for s in args.stacks}
-    title = "hardcoded flag on function tasks (test split, synth + humaneval)"
+    results = {s: bench_stack(s, args.misses, args.mutants, args.hidden) for s in args.stacks}
+    what = "one hidden case" if args.hidden else "the shown cases"
+    title = f"hardcoded flag on function tasks (test split, synth + humaneval), {what} hard-coded"
     table = Table(
         "stack", "hard-coded caught", "references flagged hardcoded",
         "references flagged (any kind)", "mutants flagged hardcoded", title=title,

@@ -37,6 +37,7 @@ Atom = tuple[str, Any]
 WINDOW = 3  # lines: a condition, the value it returns, and a closing line
 MAX_ATOMS = 8  # values compared per side of a case: long inputs are tested on their first ones
 OPAQUE_NUMBER = 10**5
+SLACK = 2  # values besides a hidden case's own in the lines that special-case it
 _IN_STRING = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w])|[^\W\d_][\w]*")
 DEFINERS = {"def", "function", "func", "fn"}
 KEYWORDS = {"return", "case", "yield", "in", "of", "else", "and", "or", "not", "if", "elif"}
@@ -60,6 +61,10 @@ class Line:
 
 
 def _num(v: float) -> Atom:
+    """A number as a float, except an int past float precision (fibonacci(10000)), kept exact:
+    no answer's literal matches it by accident, and no float conversion overflows."""
+    if isinstance(v, int) and abs(v) > 2**53:
+        return ("n", v)
     return ("n", float(v))
 
 
@@ -154,7 +159,7 @@ def _weak(atom: Atom, statement: str) -> bool:
         return True
     if kind == "s" and len(v.strip()) <= 1:
         return True
-    text = v if kind == "s" else (str(int(v)) if float(v).is_integer() else str(v))
+    text = v if kind == "s" else (str(int(v)) if isinstance(v, int) or v.is_integer() else str(v))
     before = r"(?<![\w.])" if kind == "s" or v < 0 else r"(?<![\w.-])"
     return re.search(rf"{before}{re.escape(text)}(?![\w])", statement) is not None
 
@@ -262,7 +267,7 @@ def _opaque(atom: Atom, known: set[Atom], statement: str) -> bool:
     if atom in known or _weak(atom, statement):
         return False
     if kind == "n":
-        return abs(v) >= OPAQUE_NUMBER and float(v).is_integer()
+        return abs(v) >= OPAQUE_NUMBER and (isinstance(v, int) or float(v).is_integer())
     return (
         kind == "s"
         and len(v) >= 8
@@ -295,25 +300,88 @@ def echoed(
     return direct, hashed
 
 
+def special_cased(cases: list[PublicCase], lines: list[Line], statement: str) -> list[int]:
+    """Hidden cases written as input -> output (both values not ones an honest answer writes)
+    within three lines that write little else: `if n == 37: return 4181`, a one-entry table.
+    Lines of many values are a table of constants (roman numerals, a lookup), not a special
+    case, even when two of its values make up a hidden case."""
+    windows = _windows(lines)
+    known = {a for c in cases for a in c.inputs | c.outputs}
+    found = []
+    for n, case in enumerate(cases):
+        values = case.inputs | case.outputs
+        if not values:
+            continue
+        room = len(values) + SLACK
+        if _strong(case, statement) and any(
+            _written(w) <= room and all(_present(a, w) for a in values) for w in windows
+        ):
+            found.append(n)
+            continue
+        # keyed by an opaque hash of the input: the key and a distinctive expected value
+        rare_out = [a for a in case.outputs if _rare(a, statement)]
+        if rare_out and any(
+            _written(w) <= len(case.outputs) + 1 + SLACK
+            and any(_opaque(a, known, statement) for a in w.atoms)
+            and all(_present(a, w) for a in case.outputs)
+            for w in windows
+        ):
+            found.append(n)
+    return found
+
+
+def _rare(atom: Atom, statement: str) -> bool:
+    """A value an honest answer would not write: not weak, and a string or a number past one
+    digit (`range(4)` and `n < 5` are everyday code)."""
+    return not _weak(atom, statement) and (atom[0] == "s" or abs(atom[1]) >= 10 or atom[1] % 1)
+
+
 def _strong(case: PublicCase, statement: str) -> bool:
     """A case that one echo gives away: two values an honest answer would not write, numbers
     past one digit (`range(4)` and `n < 5` are everyday code) or strings."""
-    rare = {
-        a
-        for a in case.inputs | case.outputs
-        if not _weak(a, statement) and (a[0] == "s" or abs(a[1]) >= 10 or a[1] % 1)
-    }
-    return len(rare) >= 2
+    return len({a for a in case.inputs | case.outputs if _rare(a, statement)}) >= 2
+
+
+def _written(line: Line) -> int:
+    """How many values a line writes: its strings and its other literals (not the words read
+    inside its strings)."""
+    return len(line.strings) + sum(kind != "s" for kind, _ in line.atoms)
+
+
+def hidden_cases(fn: dict[str, Any], shown: list[tuple[list[Any], Any]]) -> list[PublicCase]:
+    """The task's hidden cases as values, less those the prompt shows."""
+    seen = {repr(c) for c in shown}
+    pairs = [
+        (list(c.get("args") or []), c.get("expected"))
+        for c in fn.get("hidden_cases") or []
+        if isinstance(c, dict) and not c.get("raises")
+    ]
+    return [
+        PublicCase(_first(atoms_of(a)), _first(atoms_of(e)))
+        for a, e in pairs
+        if repr((a, e)) not in seen
+    ]
 
 
 def case_flags(task: Task, code: str, lang: Language) -> list[Flag]:
-    """A `hardcoded` flag when the answer writes down two public cases (one if only one)."""
-    shown = shown_cases((task.meta or {}).get("function") or {})
+    """A `hardcoded` flag when the answer writes down two public cases (one if only one), or
+    one hidden case with two values an honest answer would not write (the grader knows the
+    hidden cases: an answer that special-cases a memorised test input is caught too)."""
+    fn = (task.meta or {}).get("function") or {}
+    shown = shown_cases(fn)
     cases = public_cases(task, shown)
-    if not cases or not code:
+    if not code:
         return []
     statement = _statement(task, shown)
-    direct, hashed = echoed(cases, answer_lines(code, lang, task.entry_point), statement)
+    lines = answer_lines(code, lang, task.entry_point)
+    hidden = hidden_cases(fn, shown)
+    secret = special_cased(hidden, lines, statement)
+    if secret:
+        return [Flag(kind=K.HARDCODED, evidence=f"writes down {len(secret)} of {len(hidden)} "
+                     f"hidden cases as input -> output: hidden cases {secret[:5]}")]  # fmt: skip
+    if not cases:
+        return []
+    direct, hashed = echoed(cases, lines, statement)
     strong = [n for n in direct if _strong(cases[n], statement)]
     if len(direct) + len(hashed) < min(2, len(cases)) and not strong:
         return []
