@@ -366,3 +366,27 @@ def test_a_served_model_gets_each_turn_as_chat_messages_with_the_tool_results() 
     last = posts[2]["messages"]
     assert [m["role"] for m in last] == ["system", "user", "assistant", "user", "assistant", "user"]
     assert last[-1]["content"] == '<tool_response name="read_file">\n42\n</tool_response>'
+
+
+def test_episodes_waiting_for_a_wave_are_counted_for_the_progress_bar(monkeypatch) -> None:
+    """Waves of one (RLVR_MAX_EPISODES=1): while each wave samples, the others wait, and the
+    count the rollout bar shows ("queued N") says how many; none is left once the run ends."""
+    from rlvr.cli.sampling import QueueColumn
+    from rlvr.episodes.admission import queued
+    from rlvr.registry import load_env
+
+    seen: list[int] = []
+    shown: list[str] = []
+
+    class GivesUp:
+        def sample(self, prompts, g, sampling, task_ids=None):  # type: ignore[no-untyped-def]
+            seen.append(queued())
+            shown.append(str(QueueColumn().render(None)))
+            return [[Sample(task_id=t, index=0, text="I give up.")] for t in task_ids or []]
+
+    monkeypatch.setenv("RLVR_MAX_EPISODES", "1")
+    env = load_env("repair-python")
+    [group] = EpisodeRunner(env, GivesUp()).run([env.tasks()[0]], 3, SamplingConfig())  # type: ignore[arg-type]
+    assert [r.sample.episode.end for r in group] == ["no_call"] * 3  # type: ignore[union-attr]
+    assert seen == [2, 1, 0] and shown == ["queued 2", "queued 1", ""]
+    assert queued() == 0

@@ -15,12 +15,15 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
 )
+from rich.text import Text
 
 from rlvr.cli.common import stderr
 from rlvr.cli.models import convert_with_bar
+from rlvr.episodes.admission import queued
 from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
@@ -111,6 +114,14 @@ def open_policy(
     return make_policy(model, device=device, threads=threads or default_threads(model))
 
 
+class QueueColumn(ProgressColumn):
+    """Episodes waiting for admission (host memory), read live at each refresh."""
+
+    def render(self, task: Any) -> Text:
+        n = queued()
+        return Text(f"queued {n}" if n else "")
+
+
 @contextlib.contextmanager
 def rollout_bar(label: str) -> Iterator[Callable[[RolloutProgress], None]]:
     """A rich progress bar on stderr fed by rollout Progress snapshots."""
@@ -121,6 +132,7 @@ def rollout_bar(label: str) -> Iterator[Callable[[RolloutProgress], None]]:
         TextColumn("reward {task.fields[reward]}"),
         TextColumn("zero-var {task.fields[zv]}"),
         TextColumn("backlog {task.fields[backlog]}"),
+        QueueColumn(),
         TimeElapsedColumn(),
     )
     with Progress(*columns, console=stderr, transient=False) as bar:

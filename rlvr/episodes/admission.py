@@ -10,6 +10,7 @@ environments whose sessions lease a container: `[sandbox] runner = "episode"`);
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -46,3 +47,21 @@ def admitted(env: Environment, wanted: int, free_mb: int | None = None) -> int:
     if free is None or per <= 0:
         return max(1, wanted)
     return max(1, min(wanted, int(free * HOST_SHARE) // per))
+
+
+class _Queue:
+    """Episodes waiting for a wave, over every runner of this process (a progress display
+    reads it live)."""
+
+    lock = threading.Lock()
+    waiting = 0
+
+
+def queued() -> int:
+    """Episodes of this process waiting for admission now."""
+    return _Queue.waiting
+
+
+def note_waiting(delta: int) -> None:
+    with _Queue.lock:
+        _Queue.waiting = max(0, _Queue.waiting + delta)

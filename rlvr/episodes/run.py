@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rlvr.episodes.admission import admitted
+from rlvr.episodes.admission import admitted, note_waiting
 from rlvr.episodes.session import Session
 from rlvr.episodes.tools import read_calls
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
@@ -144,12 +144,19 @@ class EpisodeRunner:
         wanted = [(t, i) for t in tasks for i in range(g)]
         size = admitted(self.env, len(wanted))
         done: list[EpisodeResult] = []
-        for start in range(0, len(wanted), size):
-            if size < len(wanted):
-                last = min(start + size, len(wanted))
-                print(f"episodes {start + 1}-{last} of {len(wanted)} (at most {size} at once "
-                      "on this host)", file=sys.stderr, flush=True)  # fmt: skip
-            done += self._wave(wanted[start : start + size], sampling)
+        waiting = len(wanted)
+        note_waiting(waiting)  # the progress bar's "queued" reads this
+        try:
+            for start in range(0, len(wanted), size):
+                wave = wanted[start : start + size]
+                note_waiting(-len(wave))
+                waiting -= len(wave)
+                if size < len(wanted):
+                    print(f"episodes {start + 1}-{start + len(wave)} of {len(wanted)} (at most "
+                          f"{size} at once on this host)", file=sys.stderr, flush=True)  # fmt: skip
+                done += self._wave(wave, sampling)
+        finally:
+            note_waiting(-waiting)
         return [done[k * g : (k + 1) * g] for k in range(len(tasks))]
 
     def _wave(
