@@ -151,8 +151,28 @@ def train_sft(
 ) -> SFTResult:
     """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve. Only
     parameters with requires_grad train (the adapters of a LoRA model)."""
-    limit = config.max_length or getattr(model.config, "max_position_embeddings", None) or 2048
+    limit = max_length_of(model, config)
     encoded = [encode_example(tokenizer, p, c, limit) for p, c in examples]
+    return train_encoded(model, tokenizer, encoded, config, on_step)
+
+
+def max_length_of(model: PreTrainedModel, config: SFTConfig) -> int:
+    """Tokens per example: the config's, else the model's positions."""
+    return config.max_length or getattr(model.config, "max_position_embeddings", None) or 2048
+
+
+def train_encoded(
+    model: PreTrainedModel,
+    tokenizer: PreTrainedTokenizerBase,
+    encoded: Sequence[tuple[list[int], list[int]]],
+    config: SFTConfig,
+    on_step: Callable[[int, float], None] | None = None,
+) -> SFTResult:
+    """Fine-tune `model` in place on (input ids, labels) pairs, labels IGNORE where no loss
+    goes (a prompt, an episode's environment tokens)."""
+    if not encoded:
+        raise RlvrError("nothing to train on", "give tasks with references, or episodes that "
+                        "passed their judge")  # fmt: skip
     device = model.device
     gen = torch.Generator().manual_seed(config.seed)
     torch.manual_seed(config.seed)

@@ -60,7 +60,14 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("audit", ["rlvr.audit"]),
     (
         "rollout",
-        ["rlvr.rollout", "rlvr.pairs", "rlvr.frontier_report", "rlvr.sft", "rlvr.evaluation"],
+        [
+            "rlvr.rollout",
+            "rlvr.pairs",
+            "rlvr.frontier_report",
+            "rlvr.sft",
+            "rlvr.distil",
+            "rlvr.evaluation",
+        ],
     ),
     ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.pretrained", "rlvr.models"]),
     ("distributed", ["rlvr.distributed"]),

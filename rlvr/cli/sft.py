@@ -33,6 +33,7 @@ from rlvr.cli.sampling import (
     ThreadsOpt,
     warm_start,
 )
+from rlvr.errors import RlvrError
 from rlvr.models import default_threads, make_policy, resolve_model
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
@@ -59,10 +60,32 @@ def sft(
     lora_rank: LoraRankOpt = None,
     lora_alpha: LoraAlphaOpt = None,
     lora_targets: LoraTargetsOpt = None,
+    episodes: Annotated[
+        Path | None,
+        typer.Option(
+            "--episodes",
+            help="Distil: train on the verified teacher episodes of this groups file (from "
+            "`rlvr rollout --model TEACHER`) instead of the references; loss on the model's "
+            "tokens only.",
+        ),
+    ] = None,
+    min_reward: Annotated[
+        float, typer.Option(help="--episodes: keep episodes the judge scored at least this.")
+    ] = 1.0,
+    best_of: Annotated[
+        int, typer.Option(min=1, help="--episodes: keep at most this many episodes per task.")
+    ] = 1,
 ) -> None:
-    """Warm-start a model on an environment's reference answers (loss on the answer only)."""
+    """Warm-start a model on an environment's reference answers (loss on the answer only), or
+    with --episodes distil it from verified teacher episodes."""
     from rlvr.sft import SFTConfig, evaluate_pass_rate, run_sft  # heavy: imports torch
 
+    if model.startswith("replay:"):
+        raise RlvrError(
+            f"--model {model} is a teacher (recorded answers), not a model to fine-tune",
+            f"collect its episodes with `rlvr rollout --env {env} --model {model} --out "
+            "groups.jsonl`, then `rlvr sft --env ENV --episodes groups.jsonl --model STUDENT`",
+        )
     use_env_paths(env_path)
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
@@ -83,8 +106,17 @@ def sft(
 
         threads = threads or default_threads(model)
         path = resolve_model(model)
-        result = run_sft(environment, path, config, out, chosen, device, on_step, threads, model)
-    record: dict[str, Any] = {"out": str(out), **result.model_dump(exclude={"losses"})}
+        counts: dict[str, int] = {}
+        if episodes is not None:
+            from rlvr.distil import run_distil  # heavy: imports torch
+
+            result, counts = run_distil(environment, path, episodes, config, out, min_reward,
+                                        best_of, threads, on_step, device, model)  # fmt: skip
+        else:
+            result = run_sft(environment, path, config, out, chosen, device, on_step, threads,
+                             model)  # fmt: skip
+    record: dict[str, Any] = {"out": str(out), **counts,
+                              **result.model_dump(exclude={"losses"})}  # fmt: skip
     if eval_g:
         policy = make_policy(str(out), device=device, threads=threads)
         rate = evaluate_pass_rate(environment, policy, chosen, g=eval_g, seed=seed)

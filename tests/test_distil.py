@@ -1,0 +1,78 @@
+"""Distillation: teacher episodes collected as usual, only the judged-passed ones kept, and the
+student trained on its own turns with every environment token masked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from rlvr.cli import app
+from rlvr.distil import IGNORE, encode_episode, verified_episodes
+from rlvr.episodes.run import episode_ids
+from rlvr.models import resolve_model
+from rlvr.registry import load_env
+from rlvr.types import Task
+
+
+def call(name: str, **args: object) -> str:
+    return "<tool_call>" + json.dumps({"name": name, "arguments": args}) + "</tool_call>"
+
+
+def teacher(task: Task) -> list[dict]:
+    """A teacher that solves the task after one look at the public tests, and one that
+    submits broken code (which the judge fails, so it is never trained on)."""
+    fixed = f"```python\n{task.reference}\n```\n"
+    return [
+        {"task_id": task.id, "turns": [fixed + call("run_public_tests"), call("submit")]},
+        {"task_id": task.id, "turns": ["```python\ndef nothing(:\n```\n" + call("submit")]},
+    ]
+
+
+def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) -> None:
+    env = load_env("repair-python")
+    tasks = sorted((t for t in env.tasks_in("train") if t.reference), key=lambda t: len(t.prompt))
+    chosen = tasks[:2]
+    replay = tmp_path / "teacher.jsonl"
+    replay.write_text("".join(json.dumps(x) + "\n" for t in chosen for x in teacher(t)))
+    (tmp_path / "tasks.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in chosen))
+    groups = tmp_path / "groups.jsonl"
+    runner = CliRunner()
+    chosen_file = str(tmp_path / "tasks.jsonl")
+    result = runner.invoke(app, ["rollout", "-e", env.name, "-m", f"replay:{replay}", "-G", "2",
+                                 "--tasks", chosen_file, "-o", str(groups)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+
+    kept = verified_episodes(groups, env)
+    assert sorted(t.id for t, _ in kept) == sorted(t.id for t in chosen)  # the passed one each
+    assert all(len(s.episode.turns) == 2 for _, s in kept)  # type: ignore[union-attr]
+    # the loss goes exactly where the learners put it: the model's tokens, not the tool's
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(resolve_model("tiny"))
+    task, sample = kept[0]
+    ids, labels = encode_episode(tokenizer, env, task, sample, 10**6)
+    prompt, episode, mask = episode_ids(tokenizer, env.messages(task), sample.episode)  # type: ignore[arg-type]
+    assert ids == prompt + episode and 0 < sum(mask) < len(mask)  # tool results are masked
+    assert sum(x != IGNORE for x in labels) == sum(mask)
+    trained = [t for t, label in zip(ids, labels, strict=True) if label != IGNORE]
+    assert trained == [t for t, m in zip(episode, mask, strict=True) if m]
+
+    out = tmp_path / "student"
+    args = ["sft", "-e", env.name, "--episodes", str(groups), "--model", "tiny"]
+    result = runner.invoke(app, [*args, "--steps", "2", "--batch-size", "2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout.strip().splitlines()[-1])
+    assert record["episodes"] == 2 and record["tasks"] == 2 and record["tokens_trained"] > 0
+    saved = json.loads((out / "sft.json").read_text())
+    assert saved["episodes_file"] == str(groups) and (out / "config.json").exists()
+
+    # a replay file is a teacher, not a student: the error says what to run instead
+    bad = runner.invoke(app, ["sft", "-e", env.name, "--model", f"replay:{replay}", "--out",
+                              str(tmp_path / "x")])  # fmt: skip
+    said = bad.output + str(bad.exception)
+    assert bad.exit_code != 0 and "rlvr rollout" in said and "--episodes" in said
+    # no passing episode: a clear error, nothing trained
+    none = runner.invoke(app, [*args, "--min-reward", "2", "--out", str(tmp_path / "y")])
+    assert none.exit_code != 0 and "lower --min-reward" in none.output + str(none.exception)
