@@ -20,22 +20,18 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import itertools
-import os
-import socket
 import sys
 import threading
 import uuid
 from typing import Any
 
-from rlvr.discovery import add_env_path
 from rlvr.distributed.cluster import image_resource, nodes_for, require_ray
 from rlvr.distributed.faults import is_worker_death, short_error
-from rlvr.distributed.grading import prepare_node, shipping
+from rlvr.distributed.grading import actor_place, node_env, shipping
 from rlvr.env import Environment
 from rlvr.episodes.admission import available_mb
 from rlvr.episodes.session import Session
 from rlvr.errors import RlvrError
-from rlvr.registry import load_env
 from rlvr.types import Observation, Task, ToolCall, Verdict
 
 HOST_CONCURRENCY = 64
@@ -47,10 +43,7 @@ class SessionHost:
     """The body of an episode host actor: one environment and this node's live sessions."""
 
     def __init__(self, env: str | Environment, env_paths: list[str], image: str | None) -> None:
-        if isinstance(env, str):
-            for path in env_paths:
-                add_env_path(path)
-            env = load_env(env)
+        env = node_env(env, env_paths, image)
         if env.episode is None:
             raise RlvrError(f"environment {env.name!r} has no [episode] table", "use --ray only "
                             "with the environment's single-turn grading")  # fmt: skip
@@ -58,15 +51,10 @@ class SessionHost:
         self.sessions: dict[str, Session] = {}
         self.opened = 0
         self.lock = threading.Lock()
-        if image:
-            prepare_node(image)
 
     def where(self) -> dict[str, Any]:
-        """Node id, host and pid of this actor (for placement checks and fault tests)."""
-        ray = require_ray()
-        node = ray.get_runtime_context().get_node_id()
-        return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid(),
-                "live": len(self.sessions), "opened": self.opened}  # fmt: skip
+        """Node id, host and pid of this actor, and its sessions (live, opened in all)."""
+        return {**actor_place(), "live": len(self.sessions), "opened": self.opened}
 
     def free_mb(self) -> int | None:
         return available_mb()

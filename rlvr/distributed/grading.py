@@ -63,23 +63,34 @@ def prepare_node(image: str) -> None:
         return
 
 
+def node_env(env: str | Environment, env_paths: list[str], image: str | None) -> Environment:
+    """An actor's environment: built on its node by name (the manifest folders added to the
+    env path first) or the shipped one, with the node's image checked."""
+    if isinstance(env, str):
+        for path in env_paths:
+            add_env_path(path)
+        env = load_env(env)
+    if image:
+        prepare_node(image)
+    return env
+
+
+def actor_place() -> dict[str, Any]:
+    """Node id, host and pid of the calling actor."""
+    ray = require_ray()
+    node = ray.get_runtime_context().get_node_id()
+    return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
+
+
 class GraderWorker:
     """The body of a grader actor: one environment, graded group by group."""
 
     def __init__(self, env: str | Environment, env_paths: list[str], image: str | None) -> None:
-        if isinstance(env, str):
-            for path in env_paths:
-                add_env_path(path)
-            env = load_env(env)
-        self.env = env
-        if image:
-            prepare_node(image)
+        self.env = node_env(env, env_paths, image)
 
     def where(self) -> dict[str, Any]:
         """Node id, host and pid of this actor (for placement checks and fault tests)."""
-        ray = require_ray()
-        node = ray.get_runtime_context().get_node_id()
-        return {"node_id": node, "host": socket.gethostname(), "pid": os.getpid()}
+        return actor_place()
 
     def close(self) -> None:
         """Remove this actor's sandbox containers before Ray ends its process."""
