@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from rlvr.audit.source.mutate_text import text_mutants
-from rlvr.audit.specgap.audit import audit_checks, summary
+from rlvr.audit.specgap.audit import summary
+from rlvr.audit.specgap.checks import audit_checks
 from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.errors import ManifestError
 from rlvr.flags.hacks import flag_answer

@@ -267,6 +267,18 @@ ATTACKS = {
         "for i in $(seq 600); do setsid tail -f /dev/null </dev/null >/dev/null 2>&1 & done "
         "2>/dev/null; true", None)], 0.0),
     "root_removes_timeout": ("reward-json", [("rm -f /usr/bin/timeout", None)], 0.0),
+    # a second cold round: a root agent's process bends /logs/verifier while the verifier runs
+    # (a link loop: the daemon cannot read the reward), or fills its reward files with what
+    # the parsers once crashed on; scored 0, never masked, never a crash of the rollout
+    "verifier_logs_link_loop": ("hello-world", [(
+        "setsid bash -c 'while :; do if [ -d /tests ]; then rm -rf /logs/verifier; ln -sfn "
+        "verifier /logs/verifier 2>/dev/null; fi; sleep 0.02; done' >/dev/null 2>&1 </dev/null "
+        "& echo started", None)], 0.0),
+    "reward_json_nested_past_the_parser": ("hello-world", [(
+        "setsid bash -c 'while :; do if [ -d /tests ]; then mkdir -p /logs/verifier/reward.txt "
+        "2>/dev/null; [ -s /logs/verifier/reward.json ] || { head -c 60000 /dev/zero | tr "
+        "\"\\0\" \"[\" > /logs/verifier/.j; mv /logs/verifier/.j /logs/verifier/reward.json; "
+        "}; fi; sleep 0.01; done' >/dev/null 2>&1 </dev/null & echo started", None)], 0.0),
 }  # fmt: skip
 
 
@@ -285,7 +297,8 @@ def test_attacks_are_scored_and_regrade_alike(env, tmp_path: Path, name: str) ->
 def test_a_link_out_of_the_workspace_is_flagged(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A non-root agent's process swaps a symlink to a root-only reference for a file once the
     root verifier has read through it (Harbor's verifier runs beside the agent's processes, a
-    documented limit): whatever the race gives, the link is flagged before the verifier runs."""
+    documented limit): a link still there before or after the verifier is flagged (one swapped
+    back in between is not: sandbox/SECURITY.md)."""
     monitor = (PAYLOADS / "symlink_swap.py").read_text(encoding="utf-8")
     task = env.task("root-owned-reference")
     turns = [call("write_file", path="/app/.m.py", content=monitor),
@@ -335,8 +348,51 @@ def test_reward_files_are_read_strictly_and_named_rewards_averaged() -> None:
     for bad in ("1_0", "\uff11", "true", ""):
         assert _harbor_reward("reward.txt", bad) is None
     assert _harbor_reward("reward.json", '{"correctness": 1, "performance": 0.5}') == 0.75
-    for bad in ('{"reward": true}', '{"reward": "1"}', '{"reward": 0, "reward": 1}', "{}"):
+    for bad in ('{"reward": true}', '{"reward": "1"}', '{"reward": 0, "reward": 1}', "{}",
+                "[" * 60000, '{"reward": 1' + "0" * 4000 + "}"):  # fmt: skip
         assert _harbor_reward("reward.json", bad) is None
+    from rlvr.graders.terminal import parse_ctrf
+
+    assert parse_ctrf("[" * 100000) == []
+
+
+def test_a_task_folder_that_cannot_be_read_is_refused_alone(tmp_path: Path) -> None:
+    """A cold round's crashes: each of these once failed the whole folder, or the rollout."""
+    host_file = tmp_path / "host-secret.txt"
+    host_file.write_text("secret\n")
+    root = tmp_path / "tasks"
+
+    def task(name: str, toml: str = "") -> Path:
+        folder = root / name
+        (folder / "environment").mkdir(parents=True)
+        (folder / "tests").mkdir()
+        (folder / "instruction.md").write_text("x\n")
+        (folder / "tests" / "test.sh").write_text("true\n")
+        (folder / "environment" / "Dockerfile").write_text("FROM ubuntu:24.04\n")
+        (folder / "task.toml").write_text(toml)
+        return folder
+
+    task("good")
+    (task("instruction-not-utf8") / "instruction.md").write_bytes(b"caf\xe9\n")
+    (task("solution-not-utf8") / "solution").mkdir()
+    (root / "solution-not-utf8" / "solution" / "solve.sh").write_bytes(b"\xff\n")
+    (task("tests-link-to-host") / "tests" / "leak.txt").symlink_to(host_file)
+    (task("instruction-link-to-host") / "instruction.md").unlink()
+    (root / "instruction-link-to-host" / "instruction.md").symlink_to(host_file)
+    (task("depends-on-int") / "environment" / "docker-compose.yaml").write_text(
+        "services:\n  db:\n    image: ubuntu:24.04\n    depends_on: 5\n"
+    )
+    task("verifier-timeout-huge", "[verifier]\ntimeout_sec = 1e20\n")
+    tasks, refused = load_all(str(root))
+    assert [t.id for t in tasks] == ["good"]
+    reasons = {r.task: r.reason for r in refused}
+    assert len(reasons) == 6, reasons
+    assert "not UTF-8" in reasons["instruction-not-utf8"]
+    assert "not UTF-8" in reasons["solution-not-utf8"]
+    assert "links outside the task folder" in reasons["tests-link-to-host"]
+    assert "links outside the task folder" in reasons["instruction-link-to-host"]
+    assert "depends_on" in reasons["depends-on-int"]
+    assert "timeout_sec" in reasons["verifier-timeout-huge"]
 
 
 def test_trls_environment_factory_drives_a_harbor_task(env) -> None:  # type: ignore[no-untyped-def]

@@ -286,6 +286,9 @@ class EpisodeRunner:
         def judge(e: _Live) -> Verdict | None:
             try:
                 return e.session.verdict()
+            except Exception as err:  # a judge's bug or a task's bad input: this episode only
+                return Verdict.error("grader_error", f"the judge raised {type(err).__name__}: "
+                                     f"{str(err)[:300]}")  # fmt: skip
             finally:
                 e.session.close()  # release the container as soon as its judge is done
 

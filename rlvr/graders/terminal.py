@@ -24,7 +24,7 @@ from rlvr.manifest import format_validation_error
 from rlvr.sandbox.compose import ServiceNetwork, read_compose
 from rlvr.sandbox.docker import InfraFailure
 from rlvr.sandbox.episode import AgentFault, EpisodeBox, workspace_files
-from rlvr.sandbox.harbor_box import HarborBox, folder_files, parse_ctrf
+from rlvr.sandbox.harbor_box import HarborBox, folder_files
 from rlvr.sandbox.spec import SandboxSpec, load_spec
 from rlvr.sandbox.task_images import TaskImageError, task_image, task_service_image
 from rlvr.sandbox.toolbox import require as require_toolbox
@@ -286,17 +286,34 @@ def _harbor_reward(name: str | None, text: str) -> float | None:
             raise ValueError("a key given twice")
         return dict(pairs)
 
-    try:
+    try:  # nesting past the parser's depth, or an integer past a float, is no reward
         data = json.loads(text, object_pairs_hook=unique)
-    except ValueError:
+        # one reward, or several named ones (Harbor's multi-reward tasks): their mean
+        values = [data["reward"]] if isinstance(data, dict) and "reward" in data else (
+            list(data.values()) if isinstance(data, dict) and data else [None])  # fmt: skip
+        if any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
+            return None
+        value = sum(float(v) for v in values) / len(values)
+    except (ValueError, RecursionError, OverflowError):
         return None
-    # one reward, or several named ones (Harbor's multi-reward tasks): their mean
-    values = [data["reward"]] if isinstance(data, dict) and "reward" in data else (
-        list(data.values()) if isinstance(data, dict) and data else [None])  # fmt: skip
-    if any(isinstance(v, bool) or not isinstance(v, int | float) for v in values):
-        return None
-    value = sum(values) / len(values)
-    return float(value) if value == value and abs(value) != float("inf") else None
+    return value if value == value and abs(value) != float("inf") else None
+
+
+def parse_ctrf(text: str | None) -> list[dict[str, str]]:
+    """The ctrf report's tests as {name, outcome, message} (empty when absent or unreadable)."""
+    try:
+        tests = json.loads(text or "null")["results"]["tests"]
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return []
+    out = []
+    for t in tests[:1000] if isinstance(tests, list) else []:
+        if not isinstance(t, dict):
+            continue
+        status = str(t.get("status", ""))
+        outcome = "passed" if status == "passed" else "failed" if status == "failed" else "error"
+        out.append({"name": str(t.get("name", ""))[:200], "outcome": outcome,
+                    "message": str(t.get("message") or t.get("trace") or "")[:2000]})  # fmt: skip
+    return out
 
 
 @register_grader("terminal")

@@ -60,7 +60,7 @@ def read_compose(path: Path) -> tuple[dict[str, str], list[Service]]:
 
     try:
         data = yaml.safe_load(path.read_text("utf-8")) or {}
-    except yaml.YAMLError as e:
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
         raise ValueError(f"{path.name} does not parse: {e}") from None
     services = data.get("services") if isinstance(data, dict) else None
     if not isinstance(services, dict):
@@ -87,6 +87,9 @@ def read_compose(path: Path) -> tuple[dict[str, str], list[Service]]:
         if build is None and not spec.get("image"):
             raise ValueError(f"{path.name}: service {name!r} has neither image nor build")
         deps = spec.get("depends_on") or []
+        if not isinstance(deps, list | dict):
+            raise ValueError(f"{path.name}: service {name!r}: depends_on is neither a list nor "
+                             "a mapping")  # fmt: skip
         out.append(Service(
             name=str(name), image=spec.get("image"),
             build=(str(build.get("context", ".")), str(build.get("dockerfile", "Dockerfile")))

@@ -39,7 +39,7 @@ CAPABILITIES = ["SETUID", "SETGID", "KILL"]
 RUNNER_FILES = (
     "runner.py", "sweep.py", "pycheck.py", "pytest_main.py", "rlvr_strict.py", "pytest.ini",
     "rpc.py", "answer_server.py", "answer_server.js", "judge.js", "confine.py", "episode.py",
-    "judge_main.py",
+    "judge_main.py", "judge_git.py",
 )  # fmt: skip
 WATCHDOG_MARGIN_S = 15.0
 TMP_INODES = 65536  # bounds what a job can leave for the wipe, whatever the tmpfs size

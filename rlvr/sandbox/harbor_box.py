@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import secrets
 import shlex
 import socket
@@ -23,7 +22,7 @@ import tarfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rlvr.sandbox import leases
 from rlvr.sandbox.client import daemon_answers, get_client, pool_labels
@@ -147,6 +146,14 @@ class HarborBox:
             raise TaskImageError(f"image {image!r} lacks bash or timeout, which Harbor mode "
                                  f"runs commands with: {r.output[-300:]!r}",
                                  "install bash and coreutils in the task's image")  # fmt: skip
+        for role, who in (("agent", self.user), ("verifier", self.verifier_user)):
+            name = who.split(":")[0]  # a bare uid needs no entry in /etc/passwd
+            if not name.isdigit() and self.root(f"id -u -- {shlex.quote(name)}").exit_code:
+                self.close()  # the task's own mistake, found before the agent ran
+                raise TaskImageError(
+                    f"the {role} user {who!r} does not exist in {image!r}",
+                    f"create the user in the image or fix [{role}].user",
+                )
 
     def exec(self, argv: list[str], user: str, timeout: float, cap: int = 1 << 20,
              stdin: bytes | None = None, workdir: str | None = None,
@@ -218,6 +225,17 @@ class HarborBox:
             raise AgentFault(cause, "the task's container stopped during the episode "
                              f"(exit {state.get('ExitCode')}): the agent's doing")  # fmt: skip
 
+    def _blame(self, what: str, e: Exception) -> NoReturn:
+        """A daemon call on the container that failed while the daemon answers and the
+        container runs: the agent bent the paths it touches (a link loop in /logs/verifier, a
+        file where a folder goes), scored 0. The daemon's own words stay out of the reason
+        (they name host paths)."""
+        if not daemon_answers():
+            raise InfraFailure(f"cannot {what}: {e}") from None
+        self._check_alive()
+        raise AgentFault("runner_killed", f"cannot {what} in the task's container: the agent "
+                         "left the path unusable") from None  # fmt: skip
+
     def root(self, script: str, timeout: float = 30) -> Exec:
         return self.exec(["sh", "-c", script], "root", timeout, workdir="/")
 
@@ -265,7 +283,7 @@ class HarborBox:
         try:
             self.obj.put_archive(dest, tar_of(files))
         except Exception as e:
-            raise InfraFailure(f"cannot copy files to {dest}: {e}") from None
+            self._blame(f"copy files to {dest}", e)
 
     def oracle(self, solution: dict[str, bytes], timeout: float, output_limit: int,
                env: dict[str, str]) -> dict[str, Any]:  # fmt: skip
@@ -297,14 +315,15 @@ class HarborBox:
                       env=venv)  # fmt: skip
         reward = self._reward()
         ctrf = self._fetch("/logs/verifier/ctrf.json", CTRF_CAP)
+        flags += [f for f in self._abuse_flags(after=True) if f not in flags]
         return {"exit_code": r.exit_code, "output": r.output.decode("utf-8", "replace")[-8000:],
                 "timed_out": r.timed_out, "reward_file": reward[0], "reward_text": reward[1],
                 "ctrf": ctrf.decode("utf-8", "replace") if ctrf else None,
                 "flags": flags}  # fmt: skip
 
-    def _abuse_flags(self) -> list[str]:
+    def _abuse_flags(self, after: bool = False) -> list[str]:
         """What the agent left where Harbor's verifier would trust it (hack flags)."""
-        return findings(self.root(abuse_script(self.workdir)).output)
+        return findings(self.root(abuse_script(self.workdir, after)).output)
 
     def _reward(self) -> tuple[str | None, str]:
         for name in ("reward.txt", "reward.json"):
@@ -322,7 +341,7 @@ class HarborBox:
         except NotFound:
             return None
         except Exception as e:
-            raise InfraFailure(f"cannot read {path}: {e}") from None
+            self._blame(f"read {path}", e)
         buf = bytearray()
         for chunk in stream:
             buf.extend(chunk)
@@ -370,20 +389,3 @@ class HarborBox:
                 self.obj.remove(force=True)
             if self.services is not None:
                 self.services.close()
-
-
-def parse_ctrf(text: str | None) -> list[dict[str, str]]:
-    """The ctrf report's tests as {name, outcome, message} (empty when absent or unreadable)."""
-    try:
-        tests = json.loads(text or "null")["results"]["tests"]
-    except (ValueError, KeyError, TypeError):
-        return []
-    out = []
-    for t in tests[:1000] if isinstance(tests, list) else []:
-        if not isinstance(t, dict):
-            continue
-        status = str(t.get("status", ""))
-        outcome = "passed" if status == "passed" else "failed" if status == "failed" else "error"
-        out.append({"name": str(t.get("name", ""))[:200], "outcome": outcome,
-                    "message": str(t.get("message") or t.get("trace") or "")[:2000]})  # fmt: skip
-    return out

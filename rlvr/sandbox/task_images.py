@@ -93,9 +93,11 @@ def _image_id(name: str) -> str:
 def context_hash(context: Path, bases: list[str]) -> str:
     h = hashlib.sha256()
     for path in sorted(context.rglob("*")):
-        if path.is_file():
-            h.update(path.relative_to(context).as_posix().encode() + b"\0")
-            h.update(path.read_bytes() + b"\0")
+        rel = path.relative_to(context).as_posix().encode() + b"\0"
+        if path.is_symlink():  # the build copies a link as a link: hash where it points
+            h.update(rel + b"-> " + str(path.readlink()).encode() + b"\0")
+        elif path.is_file():
+            h.update(rel + path.read_bytes() + b"\0")
     for base in bases:
         h.update(f"{base}={_image_id(base)}\n".encode())
     return h.hexdigest()
@@ -136,8 +138,15 @@ def local_image(name: str, task_id: str) -> str:
 def built_image(context: Path, dockerfile: str, task: Task, label: str,
                 log: Log | None = None) -> str:  # fmt: skip
     """`context` built with `dockerfile` (relative to it), tagged by content hash, once."""
-    bases = base_images(context / dockerfile)
-    digest = hashlib.sha256(f"{context_hash(context, bases)}:{dockerfile}".encode()).hexdigest()
+    try:
+        bases = base_images(context / dockerfile)
+        hashed = hashlib.sha256(f"{context_hash(context, bases)}:{dockerfile}".encode())
+    except (OSError, UnicodeDecodeError) as e:
+        raise TaskImageError(
+            f"task {task.id}: its build context cannot be read ({e})",
+            "make environment/ hold plain files and a UTF-8 Dockerfile",
+        ) from None
+    digest = hashed.hexdigest()
     tag = f"rlvr-task-{TAG_CHARS.sub('-', label.lower()).strip('-.')[:100]}:{digest[:16]}"
     with _locks_guard:
         lock = _locks.setdefault(tag, threading.Lock())

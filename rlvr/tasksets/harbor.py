@@ -25,6 +25,7 @@ from rlvr.manifest import format_validation_error
 from rlvr.sandbox.compose import COMPOSE_FILES, read_compose
 from rlvr.types import Task
 
+DAY_S = 86400.0  # the longest phase a task may ask for (a socket timeout past it overflows)
 SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([GMK])B?\s*$", re.I)
 
 
@@ -50,7 +51,7 @@ def _mb(value: Any) -> Any:
 class _Phase(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    timeout_sec: float | None = Field(default=None, gt=0)
+    timeout_sec: float | None = Field(default=None, gt=0, le=DAY_S)
     user: str | int | None = None
     env: dict[str, str] = Field(default_factory=dict)
     network_mode: str | None = None
@@ -59,7 +60,7 @@ class _Phase(BaseModel):
 class _Environment(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    build_timeout_sec: float = Field(default=600.0, gt=0)
+    build_timeout_sec: float = Field(default=600.0, gt=0, le=DAY_S)
     docker_image: str | None = None
     cpus: float | None = Field(default=None, gt=0)
     memory_mb: int | None = Field(default=None, gt=0)
@@ -124,9 +125,23 @@ def read_config(folder: Path) -> HarborConfig:
         raise Refusal(folder.name, reason, "fix task.toml") from None
 
 
+def links_out(folder: Path) -> list[str]:
+    """Links in the task folder that resolve outside it (they would carry host files into the
+    prompt, the image or the container's /tests)."""
+    root = folder.resolve()
+    out = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() and not path.resolve().is_relative_to(root):
+            out.append(path.relative_to(folder).as_posix())
+    return out
+
+
 def load_harbor_task(folder: Path, allow_network: bool = False) -> Task:
     """One Harbor task folder as a Task, or a Refusal naming why it cannot run here."""
     name = folder.name
+    if outside := links_out(folder):
+        raise Refusal(name, f"{', '.join(outside[:3])} links outside the task folder",
+                      "replace the links with the files themselves")  # fmt: skip
     cfg = read_config(folder)
     env = cfg.environment
     test_sh = folder / "tests" / "test.sh"
@@ -158,10 +173,15 @@ def load_harbor_task(folder: Path, allow_network: bool = False) -> Task:
     network = declared if allow_network else []
     solution = folder / "solution" / "solve.sh"
     meta = cfg.metadata
+    try:
+        prompt = (folder / "instruction.md").read_text("utf-8").strip()
+        reference = solution.read_text("utf-8") if solution.is_file() else None
+    except UnicodeDecodeError as e:
+        raise Refusal(name, f"a text file is not UTF-8 ({e})", "save it as UTF-8") from None
     return Task(
         id=name,
-        prompt=(folder / "instruction.md").read_text("utf-8").strip(),
-        reference=solution.read_text("utf-8") if solution.is_file() else None,
+        prompt=prompt,
+        reference=reference,
         meta={
             "task_dir": str(folder),
             "judge": "harbor",

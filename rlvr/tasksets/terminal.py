@@ -134,6 +134,9 @@ def load_all(path: str, image: str = "rlvr-terminal:bookworm",
             refused.append(r)
         except RlvrError as e:
             refused.append(Refusal(folder.name, e.message, e.fix or "fix the task folder"))
+        except (OSError, ValueError, TypeError) as e:  # whatever else a task folder holds
+            refused.append(Refusal(folder.name, f"cannot be read: {type(e).__name__}: {e}",
+                                   "fix the task folder"))  # fmt: skip
     return tasks, refused
 
 

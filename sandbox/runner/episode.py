@@ -34,6 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confine import Filter
+from judge_git import distrust
 from sweep import (
     as_uid,
     die_first,
@@ -58,8 +59,9 @@ READ_CAP = 24 << 20  # what a helper may hand the runner (a snapshot is bounded 
 # Git settings of the workspace's repositories that would make the judge's git lie (grafts and
 # replace refs rewrite history; an fsmonitor hook or untracked cache answers `status` for it;
 # hooks run the agent's code; exclude files hide untracked files). Command-line config
-# (GIT_CONFIG_COUNT) outranks the repository's own; index flags (assume-unchanged,
-# skip-worktree) are cleared before the snapshot (clear_index_flags).
+# (GIT_CONFIG_COUNT) outranks the repository's own; before the snapshot each repository loses
+# the rest (judge_git.distrust: config keys, grafts, hooks, excludes, the index's flags and stat
+# data).
 GIT_OVERRIDES = {"core.fsmonitor": "false", "core.hooksPath": "/dev/null",
                  "core.untrackedCache": "false", "core.excludesFile": "/dev/null",
                  "core.attributesFile": "/dev/null", "status.showUntrackedFiles": "all",
@@ -69,6 +71,7 @@ EXECUTOR_ENV = {"PYTHONNOUSERSITE": "1", "GIT_NO_REPLACE_OBJECTS": "1",
                 "PYTHONDONTWRITEBYTECODE": "1", "GIT_CONFIG_COUNT": str(len(GIT_OVERRIDES)),
                 **{f"GIT_CONFIG_{kind}_{i}": pair[j] for i, pair in enumerate(GIT_OVERRIDES.items())
                    for j, kind in enumerate(("KEY", "VALUE"))}}  # fmt: skip
+JUDGE_GIT_ENV = {**EXECUTOR_ENV, "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/nonexistent"}
 SNAPSHOT_ENTRIES = 5000
 FILE_CAP = 1 << 20
 
@@ -396,7 +399,9 @@ def op_judge(job: dict) -> dict:
         return {"error": "agent processes would not die before the judge", "clean": False,
                 "agent_fault": True}  # fmt: skip
     as_uid(agent, wipe_own, timeout=30.0)  # /tmp, /dev/shm: nothing of the agent's but /app
-    as_agent(agent, clear_index_flags, timeout=60.0)
+    _, err = as_agent(agent, lambda: distrust(JUDGE_GIT_ENV), timeout=60.0)
+    if err:  # the agent's repositories would not give up what makes git lie
+        return {"error": err, "agent_fault": True}
     data, err = as_agent(agent, snapshot, timeout=60.0)
     if err:
         return {"error": f"snapshot failed: {err}", "agent_fault": True}
@@ -428,29 +433,6 @@ def op_judge(job: dict) -> dict:
     if err:  # the agent's /tmp would not wipe: the workspace it left cannot be judged
         return {"error": f"no room for the judged programs: {err}", "agent_fault": True}
     return run_judge(job, judge, executor, home)
-
-
-def clear_index_flags() -> bytes:
-    """(As the agent, its processes gone.) Clear the assume-unchanged and skip-worktree bits in
-    every repository of the workspace, three levels down: with them the judge's `git status`
-    would not look at a file the agent edited by hand. Only bits are flipped (no file is hashed,
-    so no filter of the repository's runs), under the judge's git overrides (no hooks, no
-    fsmonitor)."""
-    env = {**EXECUTOR_ENV, "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/nonexistent"}
-    for root, dirs, _files in os.walk(WORKSPACE):
-        if root[len(WORKSPACE) :].count("/") >= 3:
-            dirs[:] = []
-        if ".git" not in dirs:
-            continue
-        listed = subprocess.run(["git", "-C", root, "ls-files", "-v", "-z"], env=env,
-                                capture_output=True, timeout=20, check=False)  # fmt: skip
-        flagged = [e[2:] for e in listed.stdout.split(b"\0") if e[:1].islower() or e[:1] == b"S"]
-        for flag in ("--no-assume-unchanged", "--no-skip-worktree") if flagged else ():
-            # one flag per call: given both, update-index applies only one of them
-            subprocess.run(["git", "-C", root, "update-index", flag, "-z", "--stdin"], env=env,
-                           input=b"\0".join(flagged) + b"\0", capture_output=True, timeout=20,
-                           check=False)  # fmt: skip
-    return b""
 
 
 def _lay_out_entry(home: str, e: dict) -> None:

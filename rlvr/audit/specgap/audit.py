@@ -27,6 +27,8 @@ from pydantic import BaseModel, Field
 from rlvr.audit.source.mutate import python_mutants, unified_diff
 from rlvr.audit.source.mutate_text import text_mutants
 from rlvr.audit.specgap.candidates import Candidate, math_candidates, toolcall_candidates
+from rlvr.audit.specgap.cheats import terminal_cheats
+from rlvr.audit.specgap.checks import audit_checks
 from rlvr.audit.specgap.original import killed_by_original
 from rlvr.audit.specgap.trivial import trivial_answers
 from rlvr.env import Environment, distinct_answers, first_occurrences, share_verdicts
@@ -126,7 +128,10 @@ def code_candidates(env: Environment, task: Task, lang: str, opts: GapOptions) -
 
 def candidates(env: Environment, task: Task, opts: GapOptions) -> list[Candidate]:
     """What to grade for one task, by the kind of grader the environment uses."""
-    lang = env_language(env)
+    lang = audit_language(env)
+    if lang == "terminal":
+        ref = [Candidate("reference", "reference", task.reference)] if task.reference else []
+        return ref + terminal_cheats(task)
     if lang == "math":
         cands = math_candidates(task)
         return [c for c in cands if c.role != "mutant"] + [c for c in cands if c.role == "mutant"][
@@ -138,6 +143,11 @@ def candidates(env: Environment, task: Task, opts: GapOptions) -> list[Candidate
             : opts.max_mutants
         ]
     return code_candidates(env, task, lang, opts)
+
+
+def audit_language(env: Environment) -> str:
+    """What the audit reads answers as: a terminal environment's answers are agents' actions."""
+    return "terminal" if getattr(env.grader, "name", "") == "terminal" else env_language(env)
 
 
 def stillborn(v: Verdict) -> bool:
@@ -202,6 +212,8 @@ def _reasons(audit: TaskAudit) -> None:
     for t in audit.trivials:
         if t.passed:
             audit.reasons.append(f"trivial answer passes: {t.name}")
+        elif t.passed is None:  # masked instead of scored 0: a group it is in would be dropped
+            audit.reasons.append(f"trivial answer masked: {t.name}: {t.reason[:120]}")
     if audit.surviving:
         audit.reasons.append(f"{len(audit.surviving)} of {audit.mutants} mutants survive")
     if audit.equivalents_failed:
@@ -256,42 +268,6 @@ def grade_candidates(
     if len(distinct) < len(completions):
         on_graded(len(completions) - len(distinct))  # the copies, judged with their originals
     return share_verdicts([v for row in rows for v in row], owner)
-
-
-TRIVIAL_KINDS = {
-    "python": "empty, pass, return None / an argument / a constant of the expected type, raise",
-    "javascript": "empty, empty body, return null / an argument / a constant, throw",
-    "go": "empty, zero value, panic, return an argument, true / false",
-    "rust": "empty, Default::default(), unimplemented!(), return an argument",
-    "text": "generic: empty answer, empty body of the entry point, `return 0;`, "
-    "`return <argument>;`",
-}
-
-
-def audit_checks(lang: str) -> tuple[list[str], str]:
-    """The checks the audit runs for a grader of this language, and a note when they are the
-    generic ones (no syntax support for the stack)."""
-    if lang == "math":
-        return ["reference passes", "equivalent forms of the gold pass",
-                "perturbed golds fail (mutants)"], ""  # fmt: skip
-    if lang == "toolcall":
-        return ["reference passes", "trivial calls fail",
-                "schema-violating arguments fail (mutants)"], ""  # fmt: skip
-    mutants = "python AST operators" if lang == "python" else f"token operators ({lang})"
-    checks = [
-        "reference passes",
-        f"trivial answers fail ({TRIVIAL_KINDS[lang]})",
-        f"mutants of the reference fail ({mutants}; ones that do not build are stillborn)",
-    ]
-    note = ""
-    if lang == "text":
-        note = (
-            "the audits have no syntax support for this stack, so they ran their generic checks "
-            "(C-family lexing: `//`, `/* */` and `#` lines are comments); if its syntax is close "
-            'to a known language, set [grader.options] audit_language = "javascript" (or python, '
-            "go, rust)"
-        )
-    return checks, note
 
 
 class GapSummary(BaseModel):
@@ -378,7 +354,7 @@ def audit_env(
             if on_done:
                 on_done(audit)
     audits = [results[t.id] for t in tasks]
-    lang = env_language(env)
+    lang = audit_language(env)
     return audits, summary(env.name, audits, time.monotonic() - start, lang)
 
 

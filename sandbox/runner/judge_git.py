@@ -1,0 +1,159 @@
+"""The workspace's git repositories, made to trust nothing the agent set, before the judge.
+
+The tests run `git` in /app after the agent's processes are gone. Each repository there keeps
+its objects, refs, HEAD and the index's staged content (mode, blob and stage of every path),
+and loses what would make git lie to the judge or run the agent's code:
+
+- grafts, `shallow`, replace refs (rewritten history), hooks, `info/exclude` (hidden
+  untracked files), `info/attributes` (filters), the fsmonitor daemon's socket;
+- every config key outside a short list of harmless ones (`core.worktree`, `core.fsmonitor`,
+  `core.fileMode`, `core.trustctime`, filter / diff / merge drivers, aliases, includes ... go);
+- the index is rebuilt from its own staged entries with no stat data and no flags, so git
+  hashes every file again: assume-unchanged, skip-worktree, an untracked cache and stat data
+  forged to match a hand edit all stop counting.
+
+A `.git` file (a linked worktree or submodule) is followed to its folder when that lies in the
+workspace. Run as the agent (its own files, its processes gone), before the snapshot.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+
+WORKSPACE = "/app"
+DEPTH = 6
+MAX_WALK = 20000  # entries looked at: a workspace past the snapshot's bounds is cut anyway
+DROPPED = ("info/grafts", "info/exclude", "info/attributes", "shallow", "hooks", "refs/replace",
+           "fsmonitor--daemon", "fsmonitor--daemon.ipc", "index.lock", "sharedindex")  # fmt: skip
+KEPT_KEYS = {"core.repositoryformatversion", "core.logallrefupdates", "core.precomposeunicode"}
+KEPT_SECTIONS = {"extensions", "user", "remote", "branch", "init", "tag", "commit"}
+UNSAFE_IN_KEPT = ("command", "driver", "textconv", "program", "cmd", "helper", "proxy",
+                  "uploadpack", "receivepack", "vcs", "gpgsign", "template")  # fmt: skip
+
+
+def repositories(root: str = WORKSPACE) -> list[str]:
+    """Git folders under `root` (`.git` folders, and the folders `.git` files name inside
+    `root`), a bounded walk that follows no link."""
+    found: list[str] = []
+    seen = 0
+    real_root = os.path.realpath(root)
+    for here, dirs, files in os.walk(root):
+        seen += len(dirs) + len(files)
+        if seen > MAX_WALK or here[len(root) :].count("/") >= DEPTH:
+            dirs[:] = []
+        if ".git" in dirs and not os.path.islink(os.path.join(here, ".git")):
+            found.append(os.path.join(here, ".git"))
+            dirs.remove(".git")
+        elif ".git" in files:
+            target = _gitfile_target(os.path.join(here, ".git"))
+            if target and os.path.realpath(target).startswith(real_root + "/"):
+                found.append(os.path.realpath(target))
+    return list(dict.fromkeys(found))
+
+
+def _gitfile_target(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            line = fh.read(4096).strip()
+    except OSError:
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    target = line.removeprefix("gitdir:").strip()
+    return os.path.join(os.path.dirname(path), target)
+
+
+def _kept(key: str) -> bool:
+    section, _, name = key.partition(".")
+    if key in KEPT_KEYS:
+        return True
+    return section in KEPT_SECTIONS and bool(name) and key.rsplit(".", 1)[-1] not in UNSAFE_IN_KEPT
+
+
+def _quoted(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _git(args: list[str], env: dict[str, str], stdin: bytes | None = None) -> bytes:
+    done = subprocess.run(["git", *args], env=env, input=stdin, capture_output=True,
+                          timeout=30, check=False)  # fmt: skip
+    return done.stdout if done.returncode == 0 else b""
+
+
+def clean_config(gitdir: str, env: dict[str, str]) -> None:
+    """Rewrite a repository's config with its harmless keys only (read with `git config -f`,
+    which follows no include), as a new regular file."""
+    path = os.path.join(gitdir, "config")
+    plain = {k: v for k, v in env.items() if not k.startswith("GIT_CONFIG_")}
+    listed = _git(["config", "-f", path, "--list", "-z"], plain) if os.path.isfile(path) else b""
+    sections: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for item in listed.decode("utf-8", "replace").split("\0"):
+        key, _, value = item.partition("\n")
+        if key and _kept(key.lower()):
+            section, _, rest = key.partition(".")
+            sub, _, name = rest.rpartition(".")
+            sections.setdefault((section.lower(), sub), []).append((name, value))
+    lines = []
+    for (section, sub), pairs in sections.items():
+        lines.append(f"[{section} {_quoted(sub)}]" if sub else f"[{section}]")
+        lines += [f"\t{name} = {_quoted(value)}" for name, value in pairs]
+    if os.path.lexists(path):
+        os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+
+
+def rebuild_index(gitdir: str, env: dict[str, str]) -> None:
+    """The index again from its staged entries only: no stat data, flags or extensions."""
+    index = os.path.join(gitdir, "index")
+    if not os.path.isfile(index) or os.path.islink(index):
+        return
+    work = os.path.dirname(gitdir) if os.path.basename(gitdir) == ".git" else gitdir
+    genv = {**env, "GIT_DIR": gitdir, "GIT_WORK_TREE": work}
+    staged = _git(["ls-files", "--stage", "-z"], genv)
+    fresh = index + ".judge"
+    if os.path.lexists(fresh):
+        os.unlink(fresh)
+    done = subprocess.run(["git", "update-index", "-z", "--index-info"], input=staged,
+                          env={**genv, "GIT_INDEX_FILE": fresh}, capture_output=True,
+                          timeout=30, check=False)  # fmt: skip
+    if done.returncode == 0 and (os.path.isfile(fresh) or not staged):
+        if not staged:  # an empty index: git writes none for no entries
+            open(fresh, "wb").close()
+        os.replace(fresh, index)
+
+
+def _writable(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        os.chmod(path, stat.S_IRWXU | stat.S_IRGRP | stat.S_IXGRP | stat.S_IROTH | stat.S_IXOTH)
+
+
+def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        for here, dirs, _files in os.walk(path):
+            for d in dirs:
+                _writable(os.path.join(here, d))
+        shutil.rmtree(path)
+    elif os.path.lexists(path):
+        os.unlink(path)
+
+
+def distrust(env: dict[str, str], root: str = WORKSPACE) -> bytes:
+    """Strip every repository of the workspace (see the module docstring). As the agent; a
+    repository it cannot strip (only the agent could have made it so) raises."""
+    for gitdir in repositories(root):
+        try:
+            _writable(gitdir)
+            _writable(os.path.join(gitdir, "info"))
+            _writable(os.path.join(gitdir, "refs"))
+            for rel in DROPPED:
+                _remove(os.path.join(gitdir, rel))
+            clean_config(gitdir, env)
+            rebuild_index(gitdir, env)
+        except (OSError, subprocess.SubprocessError) as e:
+            raise RuntimeError(f"the repository {gitdir} cannot be made safe to judge: {e}") from e
+    return b""
