@@ -28,6 +28,7 @@ from rlvr.episodes.tools import read_calls
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
 from rlvr.policies.replay import episode_label
 from rlvr.policies.tool_messages import tool_response
+from rlvr.policies.tool_template import adopt_tool_template
 from rlvr.types import Episode, EpisodeEnd, Observation, Sample, Task, Turn, Verdict
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ def env_turn_ids(tokenizer: Any, before: list[Message], after: list[Message]) ->
     one rendering is not a prefix of the other) falls back to the observations as plain text.
     """
     old, new = render(tokenizer, before, False), render(tokenizer, after, True)
+    eos = getattr(tokenizer, "eos_token", None)
+    if eos and eos in old:  # what follows the model's own end of turn is the environment's
+        old = old[: old.rindex(eos) + len(eos)]
     if new.startswith(old):
         delta = new[len(old) :]
     else:
@@ -78,6 +82,8 @@ def episode_ids(
     """(prompt ids, episode ids, mask) of a stored episode, tokenised as the loop would have:
     for an episode sampled elsewhere (a server, a replay file) that a local model trains on."""
     from rlvr.policies.hf import encode_prompt  # heavy: torch, transformers
+
+    tool_role = adopt_tool_template(tokenizer)
 
     prompt = encode_prompt(tokenizer, messages)
     ids: list[int] = []
@@ -94,7 +100,7 @@ def episode_ids(
         before = [*context, {"role": "assistant", "content": turn.text}]
         context = before
         if k + 1 < len(episode.turns) and turn.observations:
-            context = [*before, *(EpisodeRunner.message(o) for o in turn.observations)]
+            context = [*before, *(EpisodeRunner.message(o, tool_role) for o in turn.observations)]
             env = env_turn_ids(tokenizer, before, context)
             ids += env
             mask += [0] * len(env)
@@ -131,6 +137,7 @@ class EpisodeRunner:
             raise ValueError(f"environment {env.name!r} is single-turn (no [episode] table)")
         self.env, self.spec, self.policy = env, env.episode, policy
         self.tokenizer = getattr(policy, "tokenizer", None)
+        self.tool_role = self.tokenizer is not None and adopt_tool_template(self.tokenizer)
         model = getattr(policy, "model", None)
         config = getattr(model, "config", None)
         self.context = getattr(config, "max_position_embeddings", None)
@@ -255,7 +262,7 @@ class EpisodeRunner:
         if last:
             e.end = "budget"
             return
-        e.messages = [*before, *(self.message(o) for o in turn.observations)]
+        e.messages = [*before, *(self.message(o, self.tool_role) for o in turn.observations)]
         if e.prompt_ids is not None:
             env_ids = env_turn_ids(self.tokenizer, before, e.messages)
             e.ids += env_ids
@@ -277,9 +284,12 @@ class EpisodeRunner:
         return obs
 
     @staticmethod
-    def message(obs: Observation) -> Message:
-        """The chat message that carries one observation to the model."""
+    def message(obs: Observation, tool_role: bool = False) -> Message:
+        """The chat message that carries one observation to the model: a `tool` message where
+        the model's template renders them (as TRL's agent path sends them), else user text."""
         name = obs.tool or "error"
+        if tool_role:
+            return {"role": "tool", "name": name, "content": obs.content}
         return {"role": "user", "content": tool_response(name, obs.content)}
 
     def _finish(self, live: list[_Live]) -> list[EpisodeResult]:

@@ -15,8 +15,9 @@ What TRL's API cannot express, and how rlvr's own learners differ:
 - malformed calls are TRL's business (no observation that names the problem and costs a turn);
 - the turn budget is TRL's `max_tool_calling_iterations`, not the manifest's `max_turns`;
 - the submit tool cannot end the rollout early; the model has to stop calling tools;
-- only chat templates TRL knows (Qwen, Llama 3, ...) can parse calls; hack flags on episodes
-  and per-turn metrics are not computed on TRL's side.
+- only chat templates TRL knows (Qwen, Llama 3, ...) can parse calls: give a ChatML model
+  without a tool template (SmolLM2) one with `rlvr.policies.tool_template.with_tool_template`
+  first; hack flags on episodes and per-turn metrics are not computed on TRL's side.
 """
 
 from __future__ import annotations
