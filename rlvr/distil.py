@@ -17,38 +17,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rlvr.distil_dataset import verified_episodes
 from rlvr.env import Environment
 from rlvr.episodes.run import episode_ids
 from rlvr.errors import RlvrError
 from rlvr.policies.hf import load_pretrained, torch_threads
 from rlvr.policies.lora import add_lora, save_model
 from rlvr.sft import IGNORE, SFTConfig, SFTResult, max_length_of, train_encoded
-from rlvr.store import GroupStore
 from rlvr.types import Sample, Task
-
-
-def verified_episodes(
-    path: str | Path, env: Environment, min_reward: float = 1.0, best_of: int = 1
-) -> list[tuple[Task, Sample]]:
-    """The stored episodes of `env` whose verdict is scored with at least `min_reward`, at most
-    `best_of` per task (highest reward first, then fewest turns), in store order."""
-    store = Path(path)
-    if not store.exists():
-        raise RlvrError(f"no groups file at {store}", "collect teacher episodes first: rlvr "
-                        "rollout --env ENV --model TEACHER --out FILE")  # fmt: skip
-    tasks = {t.id: t for t in env.tasks()}
-    kept: list[tuple[Task, Sample]] = []
-    for group in GroupStore(store):
-        if group.env != env.name or group.task_id not in tasks:
-            continue
-        passed = [
-            (v.reward or 0.0, len(s.episode.turns), k, s)
-            for k, (s, v) in enumerate(zip(group.samples, group.verdicts, strict=True))
-            if s.episode is not None and v.is_scored and (v.reward or 0.0) >= min_reward
-        ]
-        passed.sort(key=lambda x: (-x[0], x[1], x[2]))
-        kept += [(tasks[group.task_id], s) for *_, s in passed[:best_of]]
-    return kept
 
 
 def encode_episode(

@@ -8,14 +8,31 @@ on resume, so a verdict is never counted twice.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from rlvr.errors import StoreError
 from rlvr.types import ScoredGroup
+
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # a paired one is already one code point
+
+
+def mended(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings (JSON's `\\ud800` escapes can make one)
+    replaced by U+FFFD: what runs is then what a UTF-8 store can keep, so a regrade runs it."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {mended(k): mended(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [mended(v) for v in value]
+    return value
 
 
 class GroupStore:
@@ -79,7 +96,10 @@ class GroupStore:
             return False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._cut_torn_tail()
-        line = group.model_dump_json() + "\n"
+        try:
+            line = group.model_dump_json() + "\n"
+        except ValueError:  # a lone surrogate (a model's or replay file's text): kept as U+FFFD
+            line = json.dumps(mended(group.model_dump(mode="json")), ensure_ascii=False) + "\n"
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()

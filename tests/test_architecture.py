@@ -66,6 +66,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "rlvr.frontier_report",
             "rlvr.sft",
             "rlvr.distil",
+            "rlvr.distil_dataset",
             "rlvr.evaluation",
         ],
     ),

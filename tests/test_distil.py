@@ -76,3 +76,70 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) 
     # no passing episode: a clear error, nothing trained
     none = runner.invoke(app, [*args, "--min-reward", "2", "--out", str(tmp_path / "y")])
     assert none.exit_code != 0 and "lower --min-reward" in none.output + str(none.exception)
+
+
+def test_exported_episodes_train_in_trls_sfttrainer_on_the_same_tokens(tmp_path: Path) -> None:
+    """`rlvr sft --episodes --export`: the verified episodes as a chat dataset. Rendered by
+    SmolLM2's tool template, a row is token for token what `rlvr sft --episodes` trains on
+    (plus the template's closing newline), and TRL's SFTTrainer trains on it (assistant turns
+    only)."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from trl import SFTConfig, SFTTrainer
+
+    from datasets import load_dataset
+    from rlvr.policies.tool_template import with_tool_template
+
+    env = load_env("repair-python")
+    tasks = sorted((t for t in env.tasks_in("train") if t.reference), key=lambda t: len(t.prompt))
+    chosen = tasks[:2]
+    replay = tmp_path / "teacher.jsonl"
+    replay.write_text("".join(json.dumps(x) + "\n" for t in chosen for x in teacher(t)))
+    (tmp_path / "tasks.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in chosen))
+    groups, rows = tmp_path / "groups.jsonl", tmp_path / "rows.jsonl"
+    runner = CliRunner()
+    chosen_file = str(tmp_path / "tasks.jsonl")
+    result = runner.invoke(app, ["rollout", "-e", env.name, "-m", f"replay:{replay}", "-G", "2",
+                                 "--tasks", chosen_file, "-o", str(groups)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["sft", "-e", env.name, "--episodes", str(groups), "--export",
+                                 "--out", str(rows)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"export": str(rows), "rows": 2,
+                                                                  "tasks": 2}  # fmt: skip
+
+    path = resolve_model("smollm2-135m")
+    tokenizer = AutoTokenizer.from_pretrained(path)
+    assert with_tool_template(tokenizer)
+    row = json.loads(rows.read_text().splitlines()[0])
+    assert [m["role"] for m in row["messages"]][-1] == "assistant"
+    assert "tool" in [m["role"] for m in row["messages"]]
+    task, sample = next((t, s) for t, s in verified_episodes(groups, env) if t.id == row["task_id"])
+    prompt, episode, _ = episode_ids(tokenizer, env.messages(task), sample.episode)  # type: ignore[arg-type]
+    rendered = tokenizer.apply_chat_template(row["messages"], tokenize=False)
+    theirs = tokenizer(rendered, add_special_tokens=False)["input_ids"]
+    ours = prompt + episode
+    assert theirs[: len(ours)] == ours and tokenizer.decode(theirs[len(ours) :]) == "\n"
+
+    # one SFTTrainer step (the tiny model, its characters in the same template: a step of
+    # SmolLM2 takes minutes on two cores), on the last 512 positions of each episode
+    from rlvr.policies.tool_template import chatml_tool_template
+
+    tiny = resolve_model("tiny")
+    model = AutoModelForCausalLM.from_pretrained(tiny)
+    small = AutoTokenizer.from_pretrained(tiny)
+    small.chat_template = chatml_tool_template()
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    args = SFTConfig(output_dir=str(tmp_path / "trl"), max_steps=1, per_device_train_batch_size=2,
+                     learning_rate=1e-3, assistant_only_loss=True, use_cpu=True,
+                     report_to="none", save_strategy="no", logging_steps=1, max_length=512,
+                     truncation_mode="keep_end", gradient_checkpointing=False)  # fmt: skip
+    dataset = load_dataset("json", data_files=str(rows), split="train")
+    trainer = SFTTrainer(model=model, args=args, train_dataset=dataset, processing_class=small)
+    trainer.train()
+    assert any(not torch_equal(before[n], p.detach()) for n, p in model.named_parameters())
+
+
+def torch_equal(a, b) -> bool:  # type: ignore[no-untyped-def]
+    import torch
+
+    return bool(torch.equal(a, b))

@@ -253,7 +253,8 @@ def test_result_parser_takes_the_first_valid_line_and_never_raises():
         assert parse_result(bad, RunResult) is None
     assert parse_result(deep + b"\n" + good, RunResult)["report"] == "r"  # later valid line
     got = parse_result(RESULT_MARK + b'{"error": "runner crashed: x"}', RunResult)
-    assert got == {"error": "runner crashed: x", "clean": False, "stale": False}
+    assert got == {"error": "runner crashed: x", "clean": False, "agent_fault": False,
+                   "stale": False}  # fmt: skip
     check = RESULT_MARK + b'{"results": [{"outcome": "hacked"}], "clean": true}'
     assert parse_result(check, CheckResult) is None  # outcome outside the schema
 

@@ -48,3 +48,14 @@ def test_corrupt_middle_line_is_a_clear_error(tmp_path):
     path.write_text('{"not": "a group"}\n' + group("a").model_dump_json() + "\n")
     with pytest.raises(StoreError, match="g.jsonl:1: not a scored group"):
         list(GroupStore(path))
+
+
+def test_a_lone_surrogate_is_stored_as_a_replacement_character(tmp_path):
+    """A replay file's or server's text can hold one (JSON's `\\ud800`); once it crashed the
+    whole rollout at its first write, losing every other group."""
+    g = group("a")
+    g.samples[0].text = "rm -rf x\ud800y"
+    store = GroupStore(tmp_path / "g.jsonl")
+    assert store.append(g) and store.append(group("b"))
+    [back, other] = GroupStore(tmp_path / "g.jsonl")
+    assert back.samples[0].text == "rm -rf x\ufffdy" and other.task_id == "b"

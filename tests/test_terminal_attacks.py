@@ -16,17 +16,25 @@ from rlvr.episodes.run import EpisodeRunner
 from rlvr.policies.base import SamplingConfig
 from rlvr.policies.replay import ReplayPolicy
 from rlvr.registry import load_env
+from rlvr.store import GroupStore
+from rlvr.types import ScoredGroup
 
 ATTACKS = sorted((Path(__file__).parent / "episode_attacks").glob("*.jsonl"))
 
 
+REGRADED = {"regrade_divergence"}
+"""Payloads whose stored answers are also regraded here: a regrade runs each stored action as
+its own call, so it gives the episode's verdict (the whole set costs too much time to regrade)."""
+
+
 @pytest.mark.parametrize("path", ATTACKS, ids=[p.stem for p in ATTACKS])
-def test_the_attack_is_scored_zero(path: Path) -> None:
+def test_the_attack_is_scored_zero(path: Path, tmp_path: Path) -> None:
     env = load_env("terminal")
     policy = ReplayPolicy(path)
     counts: dict[str, int] = defaultdict(int)
     for task_id in policy.task_ids():
         counts[task_id] = len(policy.completions[task_id])
+    store = GroupStore(tmp_path / "groups.jsonl")
     for task_id, n in counts.items():
         [group] = EpisodeRunner(env, policy).run([env.task(task_id)], n, SamplingConfig())
         for r in group:
@@ -34,3 +42,11 @@ def test_the_attack_is_scored_zero(path: Path) -> None:
             assert v is not None
             assert v.status == "scored", (task_id, v.status, v.reason)
             assert v.reward == 0.0, (task_id, v.reason)
+        # stored like any rollout's groups (a lone surrogate once crashed the whole run here)
+        verdicts = [r.verdict for r in group if r.verdict is not None]
+        samples = [r.sample for r in group]
+        assert store.append(ScoredGroup(env=env.name, task_id=task_id, samples=samples,
+                                        verdicts=verdicts))  # fmt: skip
+        if path.stem in REGRADED:
+            again = env.grade(env.task(task_id), [r.sample.text for r in group])
+            assert [(a.status, a.reward) for a in again] == [("scored", 0.0)] * n

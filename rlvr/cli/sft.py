@@ -33,6 +33,7 @@ from rlvr.cli.sampling import (
     ThreadsOpt,
     warm_start,
 )
+from rlvr.distil_dataset import export_sft
 from rlvr.errors import RlvrError
 from rlvr.models import default_threads, make_policy, resolve_model
 from rlvr.registry import load_env
@@ -75,6 +76,14 @@ def sft(
     best_of: Annotated[
         int, typer.Option(min=1, help="--episodes: keep at most this many episodes per task.")
     ] = 1,
+    export: Annotated[
+        bool,
+        typer.Option(
+            "--export",
+            help="--episodes: write the verified episodes to --out (a JSONL file) as a chat "
+            "dataset for TRL's SFTTrainer (messages), and train nothing.",
+        ),
+    ] = False,
 ) -> None:
     """Warm-start a model on an environment's reference answers (loss on the answer only), or
     with --episodes distil it from verified teacher episodes."""
@@ -88,6 +97,12 @@ def sft(
         )
     use_env_paths(env_path)
     environment = load_env(env)
+    if export:
+        if episodes is None:
+            raise RlvrError("--export writes verified teacher episodes", "give --episodes FILE")
+        emit({"export": str(out), **export_sft(environment, episodes, out, min_reward,
+                                               best_of)})  # fmt: skip
+        return
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     lora = lora_flags(lora_rank, lora_alpha, lora_targets)
     config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed, **lora)

@@ -17,6 +17,7 @@ the agent leaves keep running (as in Harbor), and Harbor's verifier judges.
 from __future__ import annotations
 
 import base64
+import posixpath
 import shlex
 import time
 from typing import TYPE_CHECKING
@@ -113,7 +114,11 @@ class TerminalSession:
             return Observation(tool="read_file", content=str(r.get("content", "")) + cut)
         if call.name == "write_file":
             data = base64.b64encode(args["content"].encode()).decode()
-            path = shlex.quote(args["path"])
+            # the strong judge's runner writes where the path reads as text (`..` undone before
+            # any link is followed): the stored action names that same place
+            where = args["path"] if isinstance(box, HarborBox) else posixpath.normpath(
+                posixpath.join("/app", args["path"]))  # fmt: skip
+            path = shlex.quote(where)
             write = f'mkdir -p -- "$(dirname -- {path})" && printf %s {data} | base64 -d > {path}'
             self.actions.append((write, WRITE_TIMEOUT_S))
             r = box.write(args["path"], args["content"])

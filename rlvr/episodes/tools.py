@@ -17,6 +17,7 @@ from typing import Any
 from rlvr.fences import iter_fences
 from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.graders.toolcall.schema import functions
+from rlvr.store import mended
 from rlvr.types import ToolCall
 
 _CODE = {
@@ -155,5 +156,5 @@ def read_calls(text: str, offered: list[str]) -> TurnCalls:
             e = errors[0]
             where = "/".join(str(p) for p in e.path) or "arguments"
             return TurnCalls([], f"bad arguments for {raw['name']!r} at {where}: {e.message}")
-        calls.append(ToolCall(name=raw["name"], arguments=raw["arguments"]))
+        calls.append(ToolCall(name=raw["name"], arguments=mended(raw["arguments"])))
     return TurnCalls(calls)

@@ -167,6 +167,10 @@ class TerminalGrader:
             return Verdict.error("grader_error", f"terminal judge: {str(r['error'])[:300]}")
         if r.get("timed_out"):
             return Verdict.reject("the tests passed their deadline", cause="timeout")
+        if r.get("workspace_changed"):  # what later checks read is no longer what the agent left
+            return Verdict.reject(f"a program of the agent's that the tests ran changed "
+                                  f"{str(r['workspace_changed'])[:200]} in the workspace while "
+                                  "it was judged", cause="bad_report")  # fmt: skip
         try:
             report = _Report.model_validate(json.loads(r.get("report") or "null"))
         except (ValueError, ValidationError):
@@ -243,11 +247,12 @@ class TerminalGrader:
                 solution = folder_files(Path(task.meta["task_dir"]) / "solution")
                 env = dict(task.meta.get("solution_env") or {})
                 box.oracle(solution, float(task.meta.get("agent_timeout_s", 600)), limit, env)
-            elif script.strip():
-                ran = box.bash(script, SCRIPT_TIMEOUT_S, limit)
-                if ran.get("lingering"):
-                    return Verdict.reject("processes the answer started would not die",
-                                          cause="lingering_processes")  # fmt: skip
+            else:  # a stored episode: each action its own call, as the episode ran them
+                for action, timeout in split_actions(script):
+                    ran = box.bash(action, timeout, limit)
+                    if ran.get("lingering"):
+                        return Verdict.reject("processes the answer started would not die",
+                                              cause="lingering_processes")  # fmt: skip
             return self.judge(box, task)
         except AgentFault as e:
             return Verdict.reject(f"the answer broke its container: {e}", cause=e.cause)  # type: ignore[arg-type]
@@ -258,6 +263,23 @@ class TerminalGrader:
 
     def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
         return [self.run_script(task, a) for a in answers]
+
+
+ACTION_LINE = re.compile(  # one line of rlvr.episodes.terminal.actions_script
+    r"\A\(cd \S+ && timeout -k 2 ([0-9.]+) "
+    r"bash -c \"\$\(printf %s [A-Za-z0-9+/=]* \| base64 -d\)\"\)\Z"
+)
+
+
+def split_actions(script: str) -> list[tuple[str, float]]:
+    """The calls to replay a script with: one per action of a stored episode (each line that
+    `actions_script` wrote, under its own time limit plus a margin, its processes ended before
+    the next as in the episode), else the whole script as one call."""
+    lines = script.splitlines()
+    found = [ACTION_LINE.match(ln) for ln in lines]
+    if lines and all(found):
+        return [(ln, float(m.group(1)) + 10.0) for ln, m in zip(lines, found, strict=True) if m]
+    return [(script, SCRIPT_TIMEOUT_S)] if script.strip() else []
 
 
 REWARD_TEXT = re.compile(r"\A\s*-?[0-9]+(?:\.[0-9]+)?\s*\Z", re.ASCII)

@@ -8,9 +8,9 @@ no edit here. Unknown keys are rejected, and cross-field checks quote both value
 Layering for a run: the RUN_DIR's saved config.json (when resuming), then a config file, then
 command-line flags; later layers win.
 
-Names follow the papers: `group_size` is G, `inner_epochs` is mu (updates per
-batch of samples), `clip_low`/`clip_high` are epsilon and DAPO's epsilon_high, `beta` weighs the
-KL penalty to the reference policy (0 loads no reference model).
+Names follow the papers: `group_size` is G, `inner_epochs` is mu (updates per batch of samples),
+`clip_low`/`clip_high` are epsilon and DAPO's epsilon_high, `beta` weighs the KL penalty to the
+reference policy (0 loads no reference model); `teacher` turns on on-policy distillation.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from rlvr.errors import RlvrError, format_validation_error
+from rlvr.learners.teacher_fields import TeacherFields
 from rlvr.policies.lora import LoraFields
 
 AlgoName = Literal["grpo", "rloo", "ppo", "dpo"]
@@ -163,7 +164,7 @@ class SamplingFields(BaseModel):
     )
 
 
-class LearnerConfig(SamplingFields, TrainConfig):
+class LearnerConfig(SamplingFields, TeacherFields, TrainConfig):
     """GRPO and RLOO: a group per task, group-relative advantages, the clipped surrogate."""
 
     algo: Literal["grpo", "rloo"] = Field(default="grpo", description="Learning algorithm.")

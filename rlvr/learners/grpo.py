@@ -38,6 +38,7 @@ from rlvr.learners.groups import (
     group_metrics,
     training_batch,
 )
+from rlvr.learners.teacher import distil_advantages, load_teacher, mean_reverse_kl, teacher_scores
 from rlvr.learners.update import UpdateStats, policy_update
 from rlvr.policies.hf import HFPolicy
 from rlvr.store import GroupStore
@@ -72,9 +73,16 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
 
 
 def prepare_batch(
-    got: StepGroups, tokenizer: Any, model: Any, ref: Any, cfg: LearnerConfig, run: common.Run
+    got: StepGroups,
+    tokenizer: Any,
+    model: Any,
+    ref: Any,
+    cfg: LearnerConfig,
+    run: common.Run,
+    teacher: Any = None,
 ) -> TokenBatch | None:
-    """Advantages, tensors on the device, missing old_logp scored once, reference log-probs."""
+    """Advantages, tensors on the device, missing old_logp scored once, reference log-probs;
+    with a teacher, per-token advantages of on-policy distillation (rlvr.learners.teacher)."""
     assign_advantages(got.train, cfg)
     batch = training_batch(got.train, tokenizer.pad_token_id)
     if batch is None:
@@ -84,6 +92,8 @@ def prepare_batch(
         fill_old_logp(model, batch, cfg.temperature, cfg.micro_batch_size)
         if ref is not None:
             batch.ref_logp = score(ref, batch, cfg.temperature, cfg.micro_batch_size)
+        if teacher is not None:
+            distil_advantages(batch, teacher_scores(teacher, batch, cfg), cfg)
     return batch
 
 
@@ -104,6 +114,7 @@ def train(
     dist.broadcast_parameters(model)
     opt = common.optimizer(model.parameters(), cfg)
     source = make_source(cfg, env, model, tok)
+    teacher = load_teacher(cfg, tok, run.device) if cfg.teacher else None
     start, _ = resume(run, ckpt, opt, source)
     metrics, store = common.MetricsWriter(run.metrics_path), GroupStore(run.groups_path)
     gen = torch.Generator().manual_seed(cfg.seed)
@@ -113,8 +124,10 @@ def train(
         common.warm_up(opt, cfg, step)
         with common.autocast(cfg):  # bf16 sampling too, when asked
             got = source.collect(step)
-        batch = prepare_batch(got, tok, model, ref, cfg, run)
+        batch = prepare_batch(got, tok, model, ref, cfg, run, teacher)
         t_update, stats = time.perf_counter(), UpdateStats()
+        if batch is not None and (rkl := mean_reverse_kl(batch)) is not None:
+            stats.add("teacher_kl", rkl)
         with common.train_mode(model):
             for _epoch in range(cfg.inner_epochs if dist.all_ranks(batch is not None) else 0):
                 for mb in minibatches(batch, cfg.minibatches, gen):  # type: ignore[arg-type]
@@ -135,7 +148,8 @@ def step_row(
     step: int, got: StepGroups, stats: UpdateStats, time_update: float, cfg: LearnerConfig
 ) -> dict[str, Any]:
     """The metrics row: every key present (None when a figure does not apply this step)."""
-    keys = ("policy_loss", "kl", "entropy", "clip_frac_low", "clip_frac_high", "grad_norm")
+    keys = ("policy_loss", "kl", "entropy", "clip_frac_low", "clip_frac_high", "grad_norm",
+            "teacher_kl")  # fmt: skip
     done = stats.row()
     return {
         "step": step,

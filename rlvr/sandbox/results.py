@@ -36,6 +36,8 @@ class ErrorResult(_Result):
 
     error: str = Field(max_length=100_000)
     clean: bool = False
+    agent_fault: bool = False
+    """The episode runner could not judge because of what the agent left (scored 0)."""
     stale: bool = False
     """The container held state before the exec's first job: no answer is to blame."""
 

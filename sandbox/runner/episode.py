@@ -466,6 +466,7 @@ def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
         drop_to(judge)
         os.chdir(home)
 
+    before, changed = workspace_state(), None
     argv = ["/usr/bin/python3", "-I", "/opt/rlvr/judge_main.py", home + "/tests/" + job["test"]]
     start = time.monotonic()
     proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.DEVNULL,
@@ -503,6 +504,8 @@ def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
                 buf[:] = rest
                 runs += 1
                 reply = serve(line, executor, min(deadline - time.monotonic(), 120.0))
+                # a program of the agent's, run for the judge, that wrote /app
+                changed = changed or first_change(before, workspace_state())
                 with contextlib.suppress(OSError):
                     os.write(res_w, json.dumps(reply).encode() + b"\n")
     kill_all()
@@ -513,8 +516,34 @@ def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
             os.close(fd)
     return {"exit_code": code, "report": streams[rep_r].decode("utf-8", "replace"),
             "output": streams[proc.stdout.fileno()].decode("utf-8", "replace")[-8000:],
-            "timed_out": timed_out, "agent_runs": runs,
+            "timed_out": timed_out, "agent_runs": runs, "workspace_changed": changed,
             "duration_s": round(time.monotonic() - start, 3)}  # fmt: skip
+
+
+def workspace_state() -> dict[str, tuple[int, ...]]:
+    """Every entry of /app with what a write would change (its change time above all, which
+    no program can set back), walked as root without following a link, bounded."""
+    state: dict[str, tuple[int, ...]] = {}
+    for here, dirs, files in os.walk(WORKSPACE):
+        for name in [*dirs, *files]:
+            path = os.path.join(here, name)
+            with contextlib.suppress(OSError):
+                st = os.lstat(path)
+                state[path] = (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+            if len(state) > SNAPSHOT_ENTRIES * 4:
+                return state
+    return state
+
+
+State = dict[str, tuple[int, ...]]
+
+
+def first_change(before: State, after: State) -> str | None:
+    """The first path whose entry differs between two workspace states, or None."""
+    for path in sorted(before.keys() | after.keys()):
+        if before.get(path) != after.get(path):
+            return path[len(WORKSPACE) + 1 :] or "/app"
+    return None
 
 
 def serve(line: bytes, executor: int, budget: float) -> dict:

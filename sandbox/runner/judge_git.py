@@ -13,7 +13,11 @@ and loses what would make git lie to the judge or run the agent's code:
   forged to match a hand edit all stop counting.
 
 A `.git` file (a linked worktree or submodule) is followed to its folder when that lies in the
-workspace. Run as the agent (its own files, its processes gone), before the snapshot.
+workspace; `commondir`, alternates and `config.worktree` are removed (they point git at
+folders, objects or config the strip would not see), and `git fsck` must find every object
+intact (a rewritten object file would lie about history). Run as the agent (its own files, its
+processes gone), before the snapshot; a workspace it cannot walk whole, or a repository it
+cannot strip or that fails fsck, scores 0.
 """
 
 from __future__ import annotations
@@ -24,27 +28,38 @@ import stat
 import subprocess
 
 WORKSPACE = "/app"
-DEPTH = 6
-MAX_WALK = 20000  # entries looked at: a workspace past the snapshot's bounds is cut anyway
+MAX_WALK = 20000  # entries looked at: past it the workspace cannot be vouched for
 DROPPED = ("info/grafts", "info/exclude", "info/attributes", "shallow", "hooks", "refs/replace",
-           "fsmonitor--daemon", "fsmonitor--daemon.ipc", "index.lock", "sharedindex")  # fmt: skip
-KEPT_KEYS = {"core.repositoryformatversion", "core.logallrefupdates", "core.precomposeunicode"}
-KEPT_SECTIONS = {"extensions", "user", "remote", "branch", "init", "tag", "commit"}
+           "fsmonitor--daemon", "fsmonitor--daemon.ipc", "index.lock", "sharedindex",
+           "config.worktree", "commondir", "objects/info/alternates",
+           "objects/info/http-alternates")  # fmt: skip
+KEPT_KEYS = {"core.repositoryformatversion", "core.logallrefupdates", "core.precomposeunicode",
+             "extensions.objectformat"}  # fmt: skip
+KEPT_SECTIONS = {"user", "remote", "branch", "init", "tag", "commit"}
 UNSAFE_IN_KEPT = ("command", "driver", "textconv", "program", "cmd", "helper", "proxy",
                   "uploadpack", "receivepack", "vcs", "gpgsign", "template")  # fmt: skip
 
 
+def _refuse(error: OSError) -> None:
+    raise RuntimeError(f"the judge cannot look into {error.filename}: {error.strerror}")
+
+
 def repositories(root: str = WORKSPACE) -> list[str]:
     """Git folders under `root` (`.git` folders, and the folders `.git` files name inside
-    `root`), a bounded walk that follows no link."""
+    `root`) by a walk that follows no link. What it cannot finish raises (a folder it may not
+    enter, more entries than it walks, a `.git` that is a link): a repository could hide there,
+    and only the agent could have made it so."""
     found: list[str] = []
     seen = 0
     real_root = os.path.realpath(root)
-    for here, dirs, files in os.walk(root):
+    for here, dirs, files in os.walk(root, onerror=_refuse):
         seen += len(dirs) + len(files)
-        if seen > MAX_WALK or here[len(root) :].count("/") >= DEPTH:
-            dirs[:] = []
-        if ".git" in dirs and not os.path.islink(os.path.join(here, ".git")):
+        if seen > MAX_WALK:
+            raise RuntimeError(f"the workspace holds more than the {MAX_WALK} entries the judge "
+                               "walks for repositories")  # fmt: skip
+        if os.path.islink(os.path.join(here, ".git")):
+            raise RuntimeError(f"{here}/.git is a link: the judge cannot vouch for it")
+        if ".git" in dirs:
             found.append(os.path.join(here, ".git"))
             dirs.remove(".git")
         elif ".git" in files:
@@ -110,21 +125,36 @@ def clean_config(gitdir: str, env: dict[str, str]) -> None:
 def rebuild_index(gitdir: str, env: dict[str, str]) -> None:
     """The index again from its staged entries only: no stat data, flags or extensions."""
     index = os.path.join(gitdir, "index")
-    if not os.path.isfile(index) or os.path.islink(index):
+    if os.path.islink(index):
+        raise RuntimeError(f"the index of {gitdir} is a link: the judge cannot vouch for it")
+    if not os.path.isfile(index):
         return
     work = os.path.dirname(gitdir) if os.path.basename(gitdir) == ".git" else gitdir
     genv = {**env, "GIT_DIR": gitdir, "GIT_WORK_TREE": work}
     staged = _git(["ls-files", "--stage", "-z"], genv)
+    if not staged:  # nothing staged: no index at all reads the same to git
+        os.unlink(index)
+        return
     fresh = index + ".judge"
     if os.path.lexists(fresh):
         os.unlink(fresh)
     done = subprocess.run(["git", "update-index", "-z", "--index-info"], input=staged,
                           env={**genv, "GIT_INDEX_FILE": fresh}, capture_output=True,
                           timeout=30, check=False)  # fmt: skip
-    if done.returncode == 0 and (os.path.isfile(fresh) or not staged):
-        if not staged:  # an empty index: git writes none for no entries
-            open(fresh, "wb").close()
-        os.replace(fresh, index)
+    if done.returncode != 0 or not os.path.isfile(fresh):
+        said = done.stderr.decode("utf-8", "replace").strip()[:200]
+        raise RuntimeError(f"the index of {gitdir} cannot be rebuilt: {said}")
+    os.replace(fresh, index)
+
+
+def check_objects(gitdir: str, env: dict[str, str]) -> None:
+    """Every object reachable in the repository is intact (`git fsck` rehashes each one)."""
+    genv = {**env, "GIT_DIR": gitdir}
+    done = subprocess.run(["git", "fsck", "--no-dangling", "--no-progress"], env=genv,
+                          capture_output=True, timeout=60, check=False)  # fmt: skip
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()[:2]
+        raise RuntimeError(f"git fsck finds {gitdir} damaged: {'; '.join(said)[:200]}")
 
 
 def _writable(path: str) -> None:
@@ -154,6 +184,7 @@ def distrust(env: dict[str, str], root: str = WORKSPACE) -> bytes:
                 _remove(os.path.join(gitdir, rel))
             clean_config(gitdir, env)
             rebuild_index(gitdir, env)
+            check_objects(gitdir, env)
         except (OSError, subprocess.SubprocessError) as e:
             raise RuntimeError(f"the repository {gitdir} cannot be made safe to judge: {e}") from e
     return b""

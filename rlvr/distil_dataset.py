@@ -1,0 +1,82 @@
+"""Verified teacher episodes, picked and exported as a chat dataset TRL's SFTTrainer takes.
+
+`verified_episodes` keeps what the environment's judge passed (rejection sampling: a minimum
+reward, the best `best_of` per task). `sft_rows` writes each kept episode as one conversation,
+the way rlvr's loop showed it to the model: the system and user prompt, each model turn as the
+assistant's text exactly as sampled (its `<tool_call>` blocks included), and each tool result
+as a `tool` message (rlvr.episodes.run.EpisodeRunner.message). Calls stay in the assistant's
+text rather than `tool_calls` structures: a dataset's rows share one Arrow schema, so the
+arguments of different tools would come back with each other's keys set to null, and a
+template would render them. With a tool template (rlvr.policies.tool_template) and
+`assistant_only_loss=True`, `SFTTrainer` trains on the same tokens as `rlvr sft --episodes`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rlvr.env import Environment
+from rlvr.episodes.run import EpisodeRunner
+from rlvr.errors import RlvrError
+from rlvr.store import GroupStore
+from rlvr.types import Sample, Task
+
+
+def verified_episodes(
+    path: str | Path, env: Environment, min_reward: float = 1.0, best_of: int = 1
+) -> list[tuple[Task, Sample]]:
+    """The stored episodes of `env` whose verdict is scored with at least `min_reward`, at most
+    `best_of` per task (highest reward first, then fewest turns), in store order."""
+    store = Path(path)
+    if not store.exists():
+        raise RlvrError(f"no groups file at {store}", "collect teacher episodes first: rlvr "
+                        "rollout --env ENV --model TEACHER --out FILE")  # fmt: skip
+    tasks = {t.id: t for t in env.tasks()}
+    kept: list[tuple[Task, Sample]] = []
+    for group in GroupStore(store):
+        if group.env != env.name or group.task_id not in tasks:
+            continue
+        passed = [
+            (v.reward or 0.0, len(s.episode.turns), k, s)
+            for k, (s, v) in enumerate(zip(group.samples, group.verdicts, strict=True))
+            if s.episode is not None and v.is_scored and (v.reward or 0.0) >= min_reward
+        ]
+        passed.sort(key=lambda x: (-x[0], x[1], x[2]))
+        kept += [(tasks[group.task_id], s) for *_, s in passed[:best_of]]
+    return kept
+
+
+def conversation(env: Environment, task: Task, sample: Sample) -> list[dict[str, Any]]:
+    """One episode as chat messages (see the module docstring); the last model turn ends it."""
+    assert sample.episode is not None
+    messages: list[dict[str, Any]] = list(env.messages(task))
+    turns = sample.episode.turns
+    for k, turn in enumerate(turns):
+        messages.append({"role": "assistant", "content": turn.text})
+        if k + 1 < len(turns):
+            messages += [EpisodeRunner.message(o, tool_role=True) for o in turn.observations]
+    return messages
+
+
+def sft_rows(env: Environment, pairs: list[tuple[Task, Sample]]) -> list[dict[str, Any]]:
+    """The dataset's rows: `messages` (for SFTTrainer) and `task_id`."""
+    return [{"messages": conversation(env, t, s), "task_id": t.id} for t, s in pairs]
+
+
+def export_sft(env: Environment, episodes: str | Path, out: str | Path, min_reward: float = 1.0,
+               best_of: int = 1) -> dict[str, int]:  # fmt: skip
+    """Write the verified episodes of `episodes` as JSONL rows to `out` (`load_dataset("json",
+    data_files=out)` reads it); the counts of rows and tasks."""
+    pairs = verified_episodes(episodes, env, min_reward, best_of)
+    if not pairs:
+        raise RlvrError(f"no episode of {env.name!r} in {episodes} has a scored reward of at "
+                        f"least {min_reward}", "collect more teacher episodes or lower "
+                        "--min-reward")  # fmt: skip
+    rows = sft_rows(env, pairs)
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return {"rows": len(rows), "tasks": len({t.id for t, _ in pairs})}
