@@ -7,6 +7,7 @@ scored, with reward 0.
 
 from __future__ import annotations
 
+import base64
 from collections import defaultdict
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from rlvr.types import ScoredGroup
 ATTACKS = sorted((Path(__file__).parent / "episode_attacks").glob("*.jsonl"))
 
 
-REGRADED = {"regrade_divergence"}
+REGRADED = {"regrade_divergence", "regrade_exponent_timeout"}
 """Payloads whose stored answers are also regraded here: a regrade runs each stored action as
 its own call, so it gives the episode's verdict (the whole set costs too much time to regrade)."""
 
@@ -50,3 +51,22 @@ def test_the_attack_is_scored_zero(path: Path, tmp_path: Path) -> None:
         if path.stem in REGRADED:
             again = env.grade(env.task(task_id), [r.sample.text for r in group])
             assert [(a.status, a.reward) for a in again] == [("scored", 0.0)] * n
+
+
+def test_a_stored_write_is_replayed_as_a_write_whatever_its_size() -> None:
+    """A write_file action is stored as a shell line holding the content in base64, inside
+    the action's own base64: past about 72 KiB that is one argument over the kernel's limit,
+    and a regrade through `bash -c` skipped the write (a cold round: 1.0 live, 0.0 regraded)."""
+    from rlvr.episodes.terminal import actions_script
+    from rlvr.graders.terminal import split_actions
+
+    content = "x" * 90_000 + "\n"
+    data = base64.b64encode(content.encode()).decode()
+    write = (
+        f'mkdir -p -- "$(dirname -- /app/big.txt)" && printf %s {data} | base64 -d > /app/big.txt'
+    )
+    script = actions_script([("echo hi", 30.0), (write, 30.0)], "/app")
+    [(first, limit), (second, _)] = split_actions(script)
+    assert isinstance(first, str) and first.startswith("(cd /app") and limit == 40.0
+    assert second == ("/app/big.txt", content)
+    assert split_actions("ls\necho free-form") == [("ls\necho free-form", 600.0)]

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from rlvr.env import Environment
 
 MAX_COMMAND_S = 120.0
+MIN_COMMAND_S = 0.1  # stored as a plain decimal (`1e-05` once made a regrade run one script)
 WRITE_TIMEOUT_S = 30.0
 READ_LIMIT = 64 << 10
 
@@ -92,7 +93,8 @@ class TerminalSession:
     def _call(self, box: EpisodeBox | HarborBox, call: ToolCall) -> Observation:
         args = call.arguments
         if call.name == "bash":
-            timeout = min(float(args.get("timeout_s", self.default_timeout)), MAX_COMMAND_S)
+            asked = float(args.get("timeout_s", self.default_timeout))
+            timeout = max(MIN_COMMAND_S, min(asked, MAX_COMMAND_S))
             if self.phase_end is not None:
                 left = self.phase_end - time.monotonic()
                 if left <= 0:

@@ -9,8 +9,10 @@ judge's report is plain data from a uid the agent never had (sandbox/runner/epis
 
 from __future__ import annotations
 
+import base64
 import json
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -249,6 +251,9 @@ class TerminalGrader:
                 box.oracle(solution, float(task.meta.get("agent_timeout_s", 600)), limit, env)
             else:  # a stored episode: each action its own call, as the episode ran them
                 for action, timeout in split_actions(script):
+                    if isinstance(action, tuple):  # a write_file call, replayed as one
+                        box.write(*action)
+                        continue
                     ran = box.bash(action, timeout, limit)
                     if ran.get("lingering"):
                         return Verdict.reject("processes the answer started would not die",
@@ -266,20 +271,43 @@ class TerminalGrader:
 
 
 ACTION_LINE = re.compile(  # one line of rlvr.episodes.terminal.actions_script
-    r"\A\(cd \S+ && timeout -k 2 ([0-9.]+) "
-    r"bash -c \"\$\(printf %s [A-Za-z0-9+/=]* \| base64 -d\)\"\)\Z"
+    r"\A\(cd \S+ && timeout -k 2 ([0-9.]+(?:e[-+]?[0-9]+)?) "
+    r"bash -c \"\$\(printf %s ([A-Za-z0-9+/=]*) \| base64 -d\)\"\)\Z"
 )
+WRITE_ACTION = re.compile(  # a write_file call as the session stores it
+    r'\Amkdir -p -- "\$\(dirname -- (.+?)\)" && printf %s ([A-Za-z0-9+/=]*) \| base64 -d > (.+)\Z',
+    re.DOTALL,
+)
+Action = tuple[str | tuple[str, str], float]
 
 
-def split_actions(script: str) -> list[tuple[str, float]]:
+def _as_write(action: str) -> tuple[str, str] | None:
+    """(path, content) of a stored write_file action: replayed as a write, not through `bash
+    -c` (twice base64, a large file would pass the kernel's limit on one argument)."""
+    m = WRITE_ACTION.match(action)
+    if m is None or m.group(1) != m.group(3):
+        return None
+    try:
+        [path] = shlex.split(m.group(1))
+        return path, base64.b64decode(m.group(2)).decode("utf-8")
+    except ValueError:
+        return None
+
+
+def split_actions(script: str) -> list[Action]:
     """The calls to replay a script with: one per action of a stored episode (each line that
     `actions_script` wrote, under its own time limit plus a margin, its processes ended before
-    the next as in the episode), else the whole script as one call."""
+    the next as in the episode; a write as a write), else the whole script as one call."""
     lines = script.splitlines()
     found = [ACTION_LINE.match(ln) for ln in lines]
-    if lines and all(found):
-        return [(ln, float(m.group(1)) + 10.0) for ln, m in zip(lines, found, strict=True) if m]
-    return [(script, SCRIPT_TIMEOUT_S)] if script.strip() else []
+    if not lines or not all(found):
+        return [(script, SCRIPT_TIMEOUT_S)] if script.strip() else []
+    out: list[Action] = []
+    for line, m in zip(lines, found, strict=True):
+        assert m is not None
+        inner = base64.b64decode(m.group(2)).decode("utf-8", "surrogatepass")
+        out.append((_as_write(inner) or line, float(m.group(1)) + 10.0))
+    return out
 
 
 REWARD_TEXT = re.compile(r"\A\s*-?[0-9]+(?:\.[0-9]+)?\s*\Z", re.ASCII)

@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confine import Filter
 from judge_git import distrust
 from sweep import (
+    _owners,
     as_uid,
     die_first,
     drop_to,
@@ -65,7 +66,8 @@ READ_CAP = 24 << 20  # what a helper may hand the runner (a snapshot is bounded 
 GIT_OVERRIDES = {"core.fsmonitor": "false", "core.hooksPath": "/dev/null",
                  "core.untrackedCache": "false", "core.excludesFile": "/dev/null",
                  "core.attributesFile": "/dev/null", "status.showUntrackedFiles": "all",
-                 "core.sparseCheckout": "false", "diff.external": ""}  # fmt: skip
+                 "core.sparseCheckout": "false", "diff.external": "",
+                 "safe.bareRepository": "explicit"}  # fmt: skip
 EXECUTOR_ENV = {"PYTHONNOUSERSITE": "1", "GIT_NO_REPLACE_OBJECTS": "1",
                 "GIT_GRAFT_FILE": "/nonexistent/no-grafts", "GIT_CONFIG_GLOBAL": "/dev/null",
                 "PYTHONDONTWRITEBYTECODE": "1", "GIT_CONFIG_COUNT": str(len(GIT_OVERRIDES)),
@@ -399,6 +401,9 @@ def op_judge(job: dict) -> dict:
         return {"error": "agent processes would not die before the judge", "clean": False,
                 "agent_fault": True}  # fmt: skip
     as_uid(agent, wipe_own, timeout=30.0)  # /tmp, /dev/shm: nothing of the agent's but /app
+    if agent in _owners():  # a pile the wipe could not finish: what it hides could be judged
+        return {"error": "the agent's files in /tmp, /dev/shm or its IPC objects would not all "
+                "wipe before the judge", "agent_fault": True}  # fmt: skip
     _, err = as_agent(agent, lambda: distrust(JUDGE_GIT_ENV), timeout=60.0)
     if err:  # the agent's repositories would not give up what makes git lie
         return {"error": err, "agent_fault": True}
@@ -432,7 +437,7 @@ def op_judge(job: dict) -> dict:
     _, err = as_agent(executor, lambda: os.makedirs(agent_env(executor)["HOME"]) or b"")
     if err:  # the agent's /tmp would not wipe: the workspace it left cannot be judged
         return {"error": f"no room for the judged programs: {err}", "agent_fault": True}
-    return run_judge(job, judge, executor, home)
+    return run_judge(job, judge, executor, home, agent)
 
 
 def _lay_out_entry(home: str, e: dict) -> None:
@@ -454,7 +459,7 @@ def _lay_out_entry(home: str, e: dict) -> None:
         e["unreadable"] = True
 
 
-def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
+def run_judge(job: dict, judge: int, executor: int, home: str, agent: int) -> dict:
     """J runs judge_main.py; its requests to run the agent's programs are served as E."""
     req_r, req_w = os.pipe()  # J -> runner
     res_r, res_w = os.pipe()  # runner -> J
@@ -466,7 +471,7 @@ def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
         drop_to(judge)
         os.chdir(home)
 
-    before, changed = workspace_state(), None
+    before, changed = agent_view(agent), None
     argv = ["/usr/bin/python3", "-I", "/opt/rlvr/judge_main.py", home + "/tests/" + job["test"]]
     start = time.monotonic()
     proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.DEVNULL,
@@ -505,7 +510,7 @@ def run_judge(job: dict, judge: int, executor: int, home: str) -> dict:
                 runs += 1
                 reply = serve(line, executor, min(deadline - time.monotonic(), 120.0))
                 # a program of the agent's, run for the judge, that wrote /app
-                changed = changed or first_change(before, workspace_state())
+                changed = changed or first_change(before, agent_view(agent))
                 with contextlib.suppress(OSError):
                     os.write(res_w, json.dumps(reply).encode() + b"\n")
     kill_all()
@@ -536,6 +541,16 @@ def workspace_state() -> dict[str, tuple[int, ...]]:
 
 
 State = dict[str, tuple[int, ...]]
+
+
+def agent_view(agent: int) -> State:
+    """`workspace_state` as the agent's uid, which can list every folder of its own workspace
+    (the runner's root has no DAC override: a 0711 folder hid its files from it); a walk that
+    fails reads as a change."""
+    data, err = as_agent(agent, lambda: json.dumps(workspace_state()).encode(), timeout=30.0)
+    if err:
+        return {"(the workspace could not be walked)": (0,)}
+    return {k: tuple(v) for k, v in json.loads(data).items()}
 
 
 def first_change(before: State, after: State) -> str | None:

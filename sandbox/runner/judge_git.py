@@ -44,12 +44,12 @@ def _refuse(error: OSError) -> None:
     raise RuntimeError(f"the judge cannot look into {error.filename}: {error.strerror}")
 
 
-def repositories(root: str = WORKSPACE) -> list[str]:
+def repositories(root: str = WORKSPACE) -> list[tuple[str, str]]:
     """Git folders under `root` (`.git` folders, and the folders `.git` files name inside
     `root`) by a walk that follows no link. What it cannot finish raises (a folder it may not
     enter, more entries than it walks, a `.git` that is a link): a repository could hide there,
     and only the agent could have made it so."""
-    found: list[str] = []
+    found: list[tuple[str, str]] = []
     seen = 0
     real_root = os.path.realpath(root)
     for here, dirs, files in os.walk(root, onerror=_refuse):
@@ -60,25 +60,30 @@ def repositories(root: str = WORKSPACE) -> list[str]:
         if os.path.islink(os.path.join(here, ".git")):
             raise RuntimeError(f"{here}/.git is a link: the judge cannot vouch for it")
         if ".git" in dirs:
-            found.append(os.path.join(here, ".git"))
+            found.append((os.path.join(here, ".git"), here))
             dirs.remove(".git")
         elif ".git" in files:
-            target = _gitfile_target(os.path.join(here, ".git"))
-            if target and os.path.realpath(target).startswith(real_root + "/"):
-                found.append(os.path.realpath(target))
+            found.append((_gitfile_dir(os.path.join(here, ".git"), real_root), here))
     return list(dict.fromkeys(found))
 
 
-def _gitfile_target(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            line = fh.read(4096).strip()
-    except OSError:
-        return None
-    if not line.startswith("gitdir:"):
-        return None
-    target = line.removeprefix("gitdir:").strip()
-    return os.path.join(os.path.dirname(path), target)
+def _gitfile_dir(path: str, real_root: str) -> str:
+    """The folder a `.git` file names: a plain path to a folder in the workspace, or a raise
+    (a target outside it, through /proc, or not a folder could be read differently by the
+    judge's git, which resolves it from its own working directory)."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        line = fh.read(4096).strip()
+    target = line.removeprefix("gitdir:").strip() if line.startswith("gitdir:") else ""
+    full = os.path.normpath(os.path.join(os.path.dirname(path), target))
+    real = os.path.realpath(full)
+    if (
+        not target
+        or "/proc" in full
+        or not real.startswith(real_root + "/")
+        or not (os.path.isdir(real))
+    ):
+        raise RuntimeError(f"{path} names {target[:100]!r}, not a folder of the workspace")
+    return real
 
 
 def _kept(key: str) -> bool:
@@ -122,15 +127,14 @@ def clean_config(gitdir: str, env: dict[str, str]) -> None:
         fh.write("\n".join(lines) + "\n")
 
 
-def rebuild_index(gitdir: str, env: dict[str, str]) -> None:
+def rebuild_index(gitdir: str, env: dict[str, str], worktree: str) -> None:
     """The index again from its staged entries only: no stat data, flags or extensions."""
     index = os.path.join(gitdir, "index")
     if os.path.islink(index):
         raise RuntimeError(f"the index of {gitdir} is a link: the judge cannot vouch for it")
     if not os.path.isfile(index):
         return
-    work = os.path.dirname(gitdir) if os.path.basename(gitdir) == ".git" else gitdir
-    genv = {**env, "GIT_DIR": gitdir, "GIT_WORK_TREE": work}
+    genv = {**env, "GIT_DIR": gitdir, "GIT_WORK_TREE": worktree}
     staged = _git(["ls-files", "--stage", "-z"], genv)
     if not staged:  # nothing staged: no index at all reads the same to git
         os.unlink(index)
@@ -145,6 +149,19 @@ def rebuild_index(gitdir: str, env: dict[str, str]) -> None:
         said = done.stderr.decode("utf-8", "replace").strip()[:200]
         raise RuntimeError(f"the index of {gitdir} cannot be rebuilt: {said}")
     os.replace(fresh, index)
+
+
+def drop_untracked_rules(gitdir: str, env: dict[str, str], worktree: str) -> None:
+    """Remove `.gitignore` and `.gitattributes` files the index does not hold: the agent's own
+    rules, which can hide untracked files (a `.gitignore` that ignores itself) or make git read
+    changed bytes as the committed ones (`eol`, `ident`, `working-tree-encoding`)."""
+    genv = {**env, "GIT_DIR": gitdir, "GIT_WORK_TREE": worktree}
+    listed = _git(["-C", worktree, "ls-files", "-z", "--others", "--",
+                   ":(glob)**/.gitignore", ":(glob)**/.gitattributes"], genv)  # fmt: skip
+    for rel in filter(None, listed.decode("utf-8", "surrogateescape").split("\0")):
+        path = os.path.normpath(os.path.join(worktree, rel))
+        if path.startswith(worktree + "/") and os.path.lexists(path) and not os.path.isdir(path):
+            os.unlink(path)
 
 
 def check_objects(gitdir: str, env: dict[str, str]) -> None:
@@ -175,7 +192,7 @@ def _remove(path: str) -> None:
 def distrust(env: dict[str, str], root: str = WORKSPACE) -> bytes:
     """Strip every repository of the workspace (see the module docstring). As the agent; a
     repository it cannot strip (only the agent could have made it so) raises."""
-    for gitdir in repositories(root):
+    for gitdir, worktree in repositories(root):
         try:
             _writable(gitdir)
             _writable(os.path.join(gitdir, "info"))
@@ -183,7 +200,8 @@ def distrust(env: dict[str, str], root: str = WORKSPACE) -> bytes:
             for rel in DROPPED:
                 _remove(os.path.join(gitdir, rel))
             clean_config(gitdir, env)
-            rebuild_index(gitdir, env)
+            rebuild_index(gitdir, env, worktree)
+            drop_untracked_rules(gitdir, env, worktree)
             check_objects(gitdir, env)
         except (OSError, subprocess.SubprocessError) as e:
             raise RuntimeError(f"the repository {gitdir} cannot be made safe to judge: {e}") from e

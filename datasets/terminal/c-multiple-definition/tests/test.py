@@ -49,3 +49,13 @@ def test_makefile_plain(ws):
     text = ws.read_text("Makefile")
     for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
         assert trick not in text, f"the Makefile uses {trick})"
+
+
+def test_a_clean_rebuild_works(ws):
+    """The sources themselves link: a copy rebuilt from scratch as another user (a binary left
+    by a build with a forbidden flag on make's command line does not count)."""
+    run = ws.run('d=$(mktemp -d) && cp -a . "$d" && make -s -C "$d" -B logger >/dev/null 2>&1 '
+                 '&& "$d"/logger 2 abc', timeout_s=60)  # fmt: skip
+    assert run.exit_code == 0 and run.output == "[log] abc\n[log]   (3 chars)\n", (
+        f"`make -B logger` on a copy of /app does not give a working logger: {run.output[:300]}"
+    )

@@ -52,3 +52,13 @@ def test_makefile_plain(ws):
 def _feed(ws, argv, stdin):
     """Run argv with `stdin` as its input, passed through a file (the program may exit before reading it)."""
     return ws.run('f=$(mktemp) && cat > "$f" && exec ' + shlex.join(argv) + ' < "$f"', stdin=stdin)
+
+
+def test_a_clean_rebuild_works(ws):
+    """The sources and Makefile themselves build: a copy rebuilt from scratch as another user
+    (a binary left by a build with flags on make's command line does not count)."""
+    run = ws.run('d=$(mktemp -d) && cp -a . "$d" && make -s -C "$d" -B stats >/dev/null 2>&1 '
+                 '&& echo "1 2 3 4" | "$d"/stats', timeout_s=60)  # fmt: skip
+    assert run.exit_code == 0 and run.output == "count=4 sum=10.00 mean=2.50 stddev=1.12\n", (
+        f"`make -B stats` on a copy of /app does not give a working stats: {run.output[:300]}"
+    )

@@ -51,3 +51,13 @@ def test_makefile_plain(ws):
     text = ws.read_text("Makefile")
     for trick in ("$(info", "$(shell", "$(error", "$(warning", "${info", "${shell"):
         assert trick not in text, f"the Makefile uses {trick})"
+
+
+def test_a_clean_rebuild_works(ws):
+    """The Makefile itself builds: a copy rebuilt from scratch as another user (a binary left
+    by compiling by hand does not count)."""
+    run = ws.run('d=$(mktemp -d) && cp -a . "$d" && make -s -C "$d" -B hello >/dev/null 2>&1 '
+                 '&& "$d"/hello Ada', timeout_s=60)  # fmt: skip
+    assert run.exit_code == 0 and run.output == "Hello, Ada! (2 vowels)\n", (
+        f"`make -B hello` on a copy of /app does not give a working hello: {run.output[:300]}"
+    )
