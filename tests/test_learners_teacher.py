@@ -71,3 +71,82 @@ def test_ppo_refuses_a_teacher() -> None:
 
     with pytest.raises(ValueError, match="grpo and rloo"):
         PPOConfig(**{**FAST, "teacher": "tiny-sft"})  # type: ignore[arg-type]
+
+
+class _Completions:
+    """An OpenAI-compatible completions endpoint on loopback that echoes the prompt's
+    log-probabilities under a local model, as vLLM does (`echo`, `logprobs`, `max_tokens` 0)."""
+
+    def __init__(self, model_spec: str, drop: int = 0) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        from rlvr.models import resolve_model
+        from rlvr.policies.hf import load_pretrained
+
+        model, _ = load_pretrained(resolve_model(model_spec), device="cpu", dtype=torch.float32)
+
+        def logprobs(ids: list[int]) -> list[float | None]:
+            with torch.no_grad():
+                logits = model(torch.tensor([ids])).logits[0].float().log_softmax(-1)
+            got = [logits[k - 1, ids[k]].item() for k in range(1, len(ids))]
+            return [None, *got][: len(ids) - drop]
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def _send(self, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                self._send({"object": "list", "data": [{"id": model_spec}]})
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                assert body["echo"] is True and body["max_tokens"] == 0
+                lps = logprobs(body["prompt"])
+                self._send({"choices": [{"text": "", "logprobs": {"token_logprobs": lps}}]})
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def test_a_served_teacher_scores_like_the_same_model_loaded_here() -> None:
+    from rlvr.learners.batch import from_samples
+    from rlvr.learners.common import frozen_copy
+    from rlvr.learners.teacher import ServedTeacher, teacher_scores
+    from rlvr.models import resolve_model
+    from rlvr.policies.hf import load_tokenizer
+    from rlvr.types import Sample
+
+    tok = load_tokenizer(resolve_model("tiny"))
+    rows = [("Q: 2 + 3?\nA: ", "5"), ("Q: name a colour\nA: ", "red and blue")]
+    samples = [Sample(task_id="t", index=i, text=c, prompt_token_ids=tok(p)["input_ids"],
+                      token_ids=tok(c)["input_ids"]) for i, (p, c) in enumerate(rows)]  # fmt: skip
+    batch = from_samples(samples, [0.0, 0.0], tok.pad_token_id)
+    cfg = config(teacher="tiny-sft", temperature=1.0)
+    local = teacher_scores(frozen_copy("tiny-sft", cfg, torch.device("cpu")), batch, cfg)
+    server = _Completions("tiny-sft")
+    try:
+        served = teacher_scores(ServedTeacher(server.url), batch, cfg)
+    finally:
+        server.close()
+    mask = batch.completion_mask
+    assert torch.allclose(served[mask], local[mask], atol=1e-4)
+    short = _Completions("tiny-sft", drop=1)  # a server whose tokenizer is not the student's
+    try:
+        with pytest.raises(RlvrError, match="does not share the student's tokenizer"):
+            ServedTeacher(short.url).score(batch)
+    finally:
+        short.close()

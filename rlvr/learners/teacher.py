@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import torch
 
 from rlvr.errors import RlvrError
@@ -33,9 +34,61 @@ from rlvr.models import resolve_model
 from rlvr.policies.hf import load_tokenizer
 
 
-def load_teacher(cfg: LearnerConfig, tokenizer: Any, device: torch.device) -> torch.nn.Module:
-    """The frozen teacher; refused unless it reads the student's token ids the same way."""
+class ServedTeacher:
+    """A teacher behind an OpenAI-compatible completions endpoint that echoes the prompt's
+    log-probabilities (`echo` with `logprobs`, as vLLM serves them): the student's ids go as the
+    prompt, and the server must share the student's tokenizer (rlvr checks that it echoes as
+    many tokens as it was sent). The log-probabilities are the server's raw ones (temperature
+    1): sample the student at temperature 1 to compare like with like."""
+
+    def __init__(self, url: str, timeout_s: float = 300.0) -> None:
+        self.url = url.rstrip("/")
+        self.client = httpx.Client(timeout=timeout_s)
+        try:
+            models = self.client.get(f"{self.url}/models").json().get("data") or []
+            self.model = str(models[0]["id"])
+        except (httpx.HTTPError, ValueError, LookupError, TypeError, AttributeError) as e:
+            raise RlvrError(f"teacher server {self.url} did not list a model ({e})",
+                            "start it (vllm serve MODEL) or check the URL") from None  # fmt: skip
+
+    def logprobs(self, ids: list[int]) -> list[float]:
+        """Each token's log-probability given the ones before it (the first has none: 0.0)."""
+        body = {"model": self.model, "prompt": ids, "max_tokens": 0, "echo": True, "logprobs": 0}
+        try:
+            reply = self.client.post(f"{self.url}/completions", json=body)
+            reply.raise_for_status()
+            got = reply.json()["choices"][0]["logprobs"]["token_logprobs"]
+        except (httpx.HTTPError, ValueError, LookupError, TypeError) as e:
+            raise RlvrError(f"teacher server {self.url} gave no prompt log-probabilities ({e})",
+                            "serve a model that echoes them (vLLM's completions endpoint)"
+                            ) from None  # fmt: skip
+        if len(got) != len(ids):
+            raise RlvrError(
+                f"teacher server {self.url} echoed {len(got)} tokens for {len(ids)} sent: it "
+                "does not share the student's tokenizer",
+                "serve a teacher of the student's family, or distil with `rlvr sft --episodes`",
+            )
+        return [0.0 if x is None else float(x) for x in got]
+
+    def score(self, batch: TokenBatch) -> torch.Tensor:
+        """The (N, T) log-probabilities of every row's completion tokens."""
+        out = torch.zeros(batch.completion_mask.shape)
+        p = batch.prompt_width
+        for i in range(len(batch)):
+            keep = batch.attention_mask[i].bool()
+            ids = batch.input_ids[i][keep].tolist()
+            n = int(batch.attention_mask[i, p:].sum())
+            if n:
+                out[i, :n] = torch.tensor(self.logprobs(ids)[-n:])
+        return out.to(batch.input_ids.device)
+
+
+def load_teacher(cfg: LearnerConfig, tokenizer: Any, device: torch.device) -> Any:
+    """The frozen teacher (a local model, or a served one for an http URL); a local one is
+    refused unless it reads the student's token ids the same way."""
     assert cfg.teacher is not None
+    if cfg.teacher.startswith(("http://", "https://")):
+        return ServedTeacher(cfg.teacher)
     theirs = load_tokenizer(resolve_model(cfg.teacher)).get_vocab()
     if theirs != tokenizer.get_vocab():
         raise RlvrError(
@@ -69,7 +122,9 @@ def mean_reverse_kl(batch: TokenBatch) -> float | None:
     return float(rkl.sum() / n.clamp(min=1))
 
 
-def teacher_scores(teacher: torch.nn.Module, batch: TokenBatch, cfg: LearnerConfig) -> torch.Tensor:
+def teacher_scores(teacher: Any, batch: TokenBatch, cfg: LearnerConfig) -> torch.Tensor:
     """The teacher's log-probabilities of the student's sampled tokens (no gradient)."""
+    if isinstance(teacher, ServedTeacher):
+        return teacher.score(batch)
     with torch.no_grad():
         return score(teacher, batch, cfg.temperature, cfg.micro_batch_size)

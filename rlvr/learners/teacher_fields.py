@@ -10,9 +10,9 @@ class TeacherFields(BaseModel):
 
     teacher: str | None = Field(
         default=None,
-        description="On-policy distillation: a model spec (sharing the student's tokenizer) "
-        "whose per-token log-probabilities of the student's samples give a per-token reverse "
-        "KL advantage.",
+        description="On-policy distillation: a model spec or an http://.../v1 server (sharing "
+        "the student's tokenizer) whose per-token log-probabilities of the student's samples "
+        "give a per-token reverse KL advantage.",
     )
     teacher_weight: float = Field(
         default=1.0, ge=0, description="Weight of the per-token reverse KL advantage."
