@@ -77,3 +77,32 @@ def test_grpo_trainer_steps_on_repair_episodes_through_trl(tmp_path: Path) -> No
     assert any(not torch.equal(before[n], p.detach()) for n, p in model.named_parameters()) or all(
         h.get("loss", 0.0) == 0.0 for h in trainer.state.log_history
     )
+
+
+def test_a_masked_verdict_reaches_trl_as_none_with_its_reason_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TRL drops a None reward silently; rlvr says once why the verdict was masked."""
+    from rlvr.registry import env_from_manifest
+
+    task = tmp_path / "tasks" / "image-not-here"
+    (task / "tests").mkdir(parents=True)
+    (task / "instruction.md").write_text("Do nothing.\n")
+    (task / "tests" / "test.sh").write_text("echo 1 > /logs/verifier/reward.txt\n")
+    (task / "task.toml").write_text(
+        '[environment]\ndocker_image = "registry.example/never-here-rlvr-trl:1"\n'
+    )
+    manifest = (Path(__file__).parents[1] / "envs" / "harbor-examples" / "env.toml").read_text()
+    folder = tmp_path / "env"
+    folder.mkdir()
+    (folder / "env.toml").write_text(
+        manifest.replace(
+            'args = { path = "harbor" }', f'args = {{ path = "{tmp_path / "tasks"}" }}'
+        ).replace('dockerfile = "../terminal/Dockerfile"\n', "")
+    )
+    env = env_from_manifest(folder)
+    rollout = environment_factory(env)()
+    rollout.reset(task_id="image-not-here")
+    assert rollout.get_reward() is None
+    said = capsys.readouterr().err
+    assert "image-not-here" in said and "masked (grader_error" in said and "rlvr sandbox" in said

@@ -12,6 +12,8 @@ What TRL's API cannot express, and how rlvr's own learners differ:
 - the environment sees only tool calls, never the model's text: a repair answer must come as
   the `code` argument (rlvr's loop also takes the last code block the model wrote), and a turn
   without a call simply ends the rollout;
+- a masked verdict reaches TRL as `None` (it leaves the rollout out); rlvr says why on stderr,
+  once per environment and status;
 - malformed calls are TRL's business (no observation that names the problem and costs a turn);
 - the turn budget is TRL's `max_tool_calling_iterations`, not the manifest's `max_turns`;
 - the submit tool cannot end the rollout early; the model has to stop calling tools;
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -70,13 +73,28 @@ class EpisodeEnvironment:
                 verdict = self.env.grade(task, [self.session.answer()])[0]
         finally:
             self._close()
-        return verdict.reward if verdict.is_scored else None
+        if not verdict.is_scored:  # TRL leaves a None out of the group: say why, once each
+            _tell_masked(self.env.name, self.task_id, verdict.status, verdict.reason)
+            return None
+        return verdict.reward
 
     def _close(self) -> None:
         """Release the session (private: TRL offers every public method as a tool)."""
         if self.session is not None:
             self.session.close()
             self.session = None
+
+
+_told: set[tuple[str, str]] = set()
+
+
+def _tell_masked(env: str, task_id: str, status: str, reason: str) -> None:
+    """One stderr line per (environment, status) for a masked verdict: TRL only sees None."""
+    if (env, status) not in _told:
+        _told.add((env, status))
+        print(f"rlvr: {env} task {task_id}: the verdict is masked ({status}: {reason[:500]}); "
+              "TRL leaves this rollout out of its group (later ones with the same status are "
+              "not repeated)", file=sys.stderr, flush=True)  # fmt: skip
 
 
 class _Tools(EpisodeEnvironment):
