@@ -11,6 +11,7 @@ import json
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rlvr.episodes.session import EpisodeSpec
@@ -18,6 +19,7 @@ from rlvr.errors import RlvrError, SandboxError, SandboxSetupError
 from rlvr.flags.hacks import HackAudit
 from rlvr.flags.languages import grader_language, split_audit_language
 from rlvr.flags.policy import default_policy, split_hack_options
+from rlvr.flags.stack_patterns import load_patterns
 from rlvr.graders.base import Grader, is_deterministic, make_grader
 from rlvr.splits import SplitSpec, check_spec, empty_split_error, filter_split
 from rlvr.types import Task, Verdict
@@ -217,7 +219,18 @@ def grader_from_options(
     grader = make_grader(kind, options)
     if policy is None and kind in CODE_KINDS:
         policy = default_policy(kind)
-    return grader, HackAudit(language or grader_language(grader), policy)
+    patterns = load_patterns(stack_folder(grader, options))
+    return grader, HackAudit(language or grader_language(grader), policy, patterns)
+
+
+def stack_folder(grader: Grader, options: dict[str, Any]) -> Path | None:
+    """Where a grader's stack lives (its translator's folder; else the manifest's own folder),
+    for the stack's own hack patterns."""
+    translator = getattr(grader, "translator", None)
+    if translator is not None and getattr(translator, "__file__", None):
+        return Path(translator.__file__).parent
+    env_dir = options.get("env_dir")
+    return Path(env_dir) if isinstance(env_dir, str) else None
 
 
 class _Missing(dict):

@@ -21,27 +21,32 @@ from rlvr.flags.languages import answer_code, normalize_language
 from rlvr.flags.math_toolcall import math_flags, toolcall_flags
 from rlvr.flags.policy import HackPolicy, apply_policy, dedupe
 from rlvr.flags.sandbox import verdict_flags
+from rlvr.flags.stack_patterns import StackPattern, pattern_flags
 from rlvr.flags.static_python import python_flags
 from rlvr.flags.static_text import text_flags
 from rlvr.types import Flag, Task, Verdict
 
 
-def _code_flags(task: Task, answer: str, lang: str) -> list[Flag]:
+def _code_flags(
+    task: Task, answer: str, lang: str, patterns: tuple[StackPattern, ...]
+) -> list[Flag]:
     code = answer_code(task, answer, lang)
     flags = python_flags(code) if lang == "python" else text_flags(code, lang)  # type: ignore[arg-type]
-    return flags + hardcoded_flags(task, code, lang)  # type: ignore[arg-type]
+    return flags + hardcoded_flags(task, code, lang) + pattern_flags(code, lang, patterns)  # type: ignore[arg-type]
 
 
-def flag_answer(task: Task, answer: str, language: str) -> list[Flag]:
-    """Static hack flags for one answer; never raises on the answer (an audit bug becomes an
-    `audit_error` flag, which no policy acts on)."""
+def flag_answer(
+    task: Task, answer: str, language: str, patterns: tuple[StackPattern, ...] = ()
+) -> list[Flag]:
+    """Static hack flags for one answer (`patterns`: the stack folder's own); never raises on
+    the answer (an audit bug becomes an `audit_error` flag, which no policy acts on)."""
     try:
         lang = normalize_language(language)
         if lang == "math":
             return dedupe(math_flags(task, answer))
         if lang == "toolcall":
             return dedupe(toolcall_flags(task, answer))
-        return dedupe(_code_flags(task, answer, lang))
+        return dedupe(_code_flags(task, answer, lang, patterns))
     except Exception as e:
         return [Flag(kind=K.AUDIT_ERROR, evidence=f"{type(e).__name__}: {e}"[:300])]
 
@@ -53,6 +58,8 @@ class HackAudit:
 
     language: str
     policy: HackPolicy | None = None
+    patterns: tuple[StackPattern, ...] = ()
+    """The stack folder's own patterns (rlvr.flags.stack_patterns)."""
 
     def apply(
         self, task: Task, answers: Sequence[str], verdicts: Sequence[Verdict]
@@ -61,6 +68,10 @@ class HackAudit:
         if self.policy is None:
             return list(verdicts)
         return [
-            apply_policy(v, flag_answer(task, a, self.language) + verdict_flags(v), self.policy)
+            apply_policy(
+                v,
+                flag_answer(task, a, self.language, self.patterns) + verdict_flags(v),
+                self.policy,
+            )
             for v, a in zip(verdicts, answers, strict=True)
         ]

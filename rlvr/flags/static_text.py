@@ -150,6 +150,11 @@ STATE_CHANGES = {
 }
 
 
+def masked_code(src: str, lang: Language) -> str:
+    """The code with comments removed and string contents blanked (what patterns search)."""
+    return _masked(src, lang)[0]
+
+
 def _masked(src: str, lang: Language) -> tuple[str, list[Token]]:
     """The code with comments removed and string contents blanked, and the string tokens."""
     parts, strings = [], []

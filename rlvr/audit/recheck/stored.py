@@ -114,7 +114,8 @@ def _check_group(
         extra = differential_flags(env, task, [a.completion for a in answers])
     rows = []
     for a, v, more in zip(answers, verdicts, extra, strict=True):
-        flags = flag_answer(task, a.completion, lang)
+        patterns = env.audit.patterns if env.audit is not None else ()
+        flags = flag_answer(task, a.completion, lang, patterns)
         if v is not None:
             flags += verdict_flags(v) + gap_flags(task, v, public_file)
         rows.append(_row(a, flags + more, v))
