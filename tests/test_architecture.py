@@ -73,7 +73,16 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.pretrained", "rlvr.models"]),
     ("distributed", ["rlvr.distributed"]),
     ("training", ["rlvr.learners", "rlvr.integrations"]),
-    ("apps", ["rlvr.demo", "rlvr.demo_code", "rlvr.demo_page"]),
+    (
+        "apps",
+        [
+            "rlvr.demo",
+            "rlvr.demo_code",
+            "rlvr.demo_page",
+            "rlvr.stack_scaffold",
+            "rlvr.stack_check",
+        ],
+    ),
     ("cli", ["rlvr.cli"]),
     ("package", ["rlvr"]),
 ]

@@ -23,6 +23,7 @@ from rlvr.cli import (
     rollout,
     sandbox,
     sft,
+    stack,
     train,
 )
 from rlvr.cli.boundary import run_with_boundary
@@ -38,6 +39,7 @@ app.add_typer(check.app, name="check")
 app.add_typer(audit.app, name="audit")
 app.add_typer(cases.app, name="cases")
 app.add_typer(sandbox.app, name="sandbox")
+app.add_typer(stack.app, name="stack")
 app.command("grade")(grade.grade)
 app.command("demo")(demo.demo)
 app.command("train")(train.train)
