@@ -482,3 +482,50 @@ def test_a_daemon_away_for_seconds_does_not_mask_an_episode(  # type: ignore[no-
     assert (r.verdict.status, r.verdict.reward) == ("scored", 1.0), r.verdict.reason
     first = r.sample.episode.turns[0].observations[0].content  # type: ignore[union-attr]
     assert "outcome is unknown" in first or first.startswith("exit code 0"), first
+
+
+def test_a_daemon_away_while_the_judge_runs_does_not_mask_the_episode(  # type: ignore[no-untyped-def]
+    monkeypatch, tmp_path
+) -> None:
+    """The Docker API cut for 5 s while the strong judge's tests run: the episode waits for the
+    daemon, the judge starts over in the same container, and the verdict is scored."""
+    import threading
+    import time
+
+    from daemon_proxy import through_proxy
+
+    from rlvr.registry import env_from_manifest
+
+    task = tmp_path / "tasks" / "slow-judge"
+    (task / "tests").mkdir(parents=True)
+    (task / "instruction.md").write_text("Write ok into done.txt.\n")
+    (task / "tests" / "test.py").write_text(
+        "import time\n\n\ndef test_done(ws):\n    time.sleep(4)\n"
+        "    assert ws.read_text('done.txt') == 'ok\\n'\n"
+    )
+    manifest = (Path(__file__).parents[1] / "envs" / "terminal" / "env.toml").read_text()
+    folder = tmp_path / "env"
+    folder.mkdir()
+    (folder / "env.toml").write_text(
+        manifest.replace('args = { path = "terminal" }', f'args = {{ path = "{task.parent}" }}')
+    )
+    (folder / "Dockerfile").write_text(
+        (Path(__file__).parents[1] / "envs" / "terminal" / "Dockerfile").read_text()
+    )
+    env = env_from_manifest(folder)
+    proxy = through_proxy(monkeypatch, tmp_path, 60.0)
+    try:
+        turns = [call("bash", command="echo ok > done.txt"), call("submit")]
+
+        def outage() -> None:  # the episode opens and acts in about 2 s; the judge sleeps 4 s
+            time.sleep(3.5)
+            proxy.cut()
+            time.sleep(5.0)
+            proxy.up.set()
+
+        threading.Thread(target=outage, daemon=True).start()
+        [r] = episodes(env, env.task("slow-judge"), [turns], tmp_path)
+    finally:
+        proxy.close()
+    assert r.verdict is not None
+    assert (r.verdict.status, r.verdict.reward) == ("scored", 1.0), r.verdict.reason

@@ -144,7 +144,12 @@ class TerminalSession:
             )  # type: ignore[arg-type]
         if self.failure is not None or self.box is None:
             return Verdict.error("infra_error", f"the episode's sandbox failed: {self.failure}")
-        return self.grader.judge(self.box, self.task)
+        verdict = self.grader.judge(self.box, self.task)
+        if verdict.status == "infra_error" and self._back():
+            # the daemon was away while the judge ran and the container still runs: the judge
+            # starts over (it kills what the first one left, and lays its files out afresh)
+            verdict = self.grader.judge(self.box, self.task)
+        return verdict
 
     def close(self) -> None:
         if self.box is not None:

@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import selectors
+import shutil
 import signal
 import stat
 import subprocess
@@ -388,6 +389,16 @@ def _snap_entry(rel: str, budget: int) -> tuple[dict | None, bytes]:
         return entry, b""
 
 
+def clear_judge_home(home: str) -> None:
+    """(As the judge.) What an earlier judge run left, when the judge runs again after a
+    daemon outage: the tests, the workspace copy and its listing."""
+    for old in ("/tests", "/ws", "/ws.json"):
+        if os.path.isdir(home + old) and not os.path.islink(home + old):
+            shutil.rmtree(home + old)
+        elif os.path.lexists(home + old):
+            os.unlink(home + old)
+
+
 def op_judge(job: dict) -> dict:
     """Kill the agent's processes and wipe its scratch space, snapshot the workspace, then run
     the tests as the judge's uid J in /judge, a tmpfs of J's that the agent never could write."""
@@ -414,6 +425,7 @@ def op_judge(job: dict) -> dict:
     home = JUDGE_HOME
 
     def lay_out_tests() -> bytes:
+        clear_judge_home(home)
         os.makedirs(home + "/tests", mode=0o700)
         os.makedirs(home + "/ws", mode=0o700)
         for rel, text in job["tests"].items():
