@@ -52,7 +52,7 @@ def _timed(check: str, run: Callable[[], tuple[bool, str]]) -> Row:
 
 def _image(folder: Path) -> tuple[bool, str]:
     done = build_stack(folder)
-    return True, f"{done.image} {'built' if done.built else 'up to date'} ({done.reason})"
+    return True, f"{done.image}: {done.reason}"
 
 
 def _translator(name: str) -> tuple[bool, str]:
@@ -72,15 +72,21 @@ def _references(name: str, n: int) -> tuple[bool, str]:
     env = load_env(name)
     rows = check_references(env, n_tasks=n, pick="hash", skip_missing=True)
     passed = sum(r.passed for r in rows)
-    missing = sum(r.skipped for r in rows)
+    missing = [r.task_id for r in rows if r.skipped]
     bad = [f"{r.task_id}: {r.reason[:80]}" for r in rows if not r.passed and not r.skipped]
-    detail = f"{passed}/{len(rows) - missing} pass, {missing} without a reference"
-    return not bad and passed > 0, detail + ("; " + "; ".join(bad[:2]) if bad else "")
+    detail = f"{passed}/{len(rows) - len(missing)} pass of {', '.join(r.task_id for r in rows)}"
+    if missing:  # reference_from_python rendered none for these (or no reference file is there)
+        detail += f"; without a reference: {', '.join(missing)}"
+    return not bad and not missing and passed > 0, detail + (
+        "; " + "; ".join(bad[:2]) if bad else ""
+    )
 
 
 def _spec_gap(name: str, n: int) -> tuple[bool, str]:
     env = load_env(f"synth-{name}")
     tasks = [t for t in choose_tasks(env.tasks(), n * 3, "hash") if t.reference][:n]
+    if not tasks:
+        return False, "no synth task has a reference to audit (reference_from_python renders none)"
     _, summary = audit_env(env, tasks, GapOptions(max_mutants=6))
     detail = (f"{summary.tasks} tasks: {summary.trivial_passed} with a passing trivial answer, "
               f"{summary.reference_failed} failing references, mutation score "
@@ -127,7 +133,8 @@ def _repair(name: str, n: int) -> tuple[bool, str]:
         for t, g in zip(tasks, groups, strict=True)
     ]
     ok = bool(tasks) and all(g == [1.0, 0.0] for g in got)
-    return ok, f"{len(tasks)} tasks: reference then stub rewards {got}"
+    ids = ", ".join(t.id for t in tasks) or "none with a reference"
+    return ok, f"{ids} (at most 2 tasks): reference then stub rewards {got}"
 
 
 def check_stack(name: str, n_tasks: int = 4, build: bool = True,

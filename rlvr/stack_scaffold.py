@@ -37,6 +37,16 @@ RUN apt-get update \\
     && rm -rf /var/lib/apt/lists/*
 """
 
+PATTERNS = """# {language}'s own hack idioms, flagged in every environment of this stack (rlvr/flags/stack_patterns.py).
+# One table per pattern; kind is a flag kind (rlvr.flags.kinds), regex is searched in the
+# answer's code with comments and strings blanked. For example:
+#
+# [[pattern]]
+# kind = "early_exit"
+# regex = '\\bos\\.exit\\b'
+# why = "ends the driver before it prints its results"
+"""
+
 PROMPT = '''[prompt]
 system = "You are an expert {language} programmer. Answer with code only, in one fenced block."
 template = """Complete this {language} function. Answer with the whole function in one ```{fence} fenced block.
@@ -140,6 +150,7 @@ def new_stack(into: Path, name: str, language: str, fence: str, ext: str, apt: s
         into / name / "Dockerfile": DOCKERFILE.format(language=language, apt=apt),
         into / name / "env.toml": STACK_ENV.format(**parts),
         into / name / "translator.py": translator_source(name, language, fence, ext),
+        into / name / "hack_patterns.toml": PATTERNS.format(language=language),
         into / f"synth-{name}" / "env.toml": SYNTH_ENV.format(**parts),
         into / f"humaneval-{name}" / "env.toml": HUMANEVAL_ENV.format(**parts),
         into / f"repair-{name}" / "env.toml": REPAIR_ENV.format(**parts),
