@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from rlvr.cli import app
 from rlvr.distil import IGNORE, encode_episode, verified_episodes
+from rlvr.env import Environment
 from rlvr.episodes.run import episode_ids
 from rlvr.models import resolve_model
 from rlvr.registry import load_env
@@ -30,7 +31,9 @@ def teacher(task: Task) -> list[dict]:
     ]
 
 
-def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) -> None:
+def teacher_groups(tmp_path: Path) -> tuple[Environment, list[Task], Path, Path]:
+    """Both teachers' episodes on the two shortest repair-python train tasks, collected with
+    `rlvr rollout` as a user would: (env, tasks, replay file, groups file)."""
     env = load_env("repair-python")
     tasks = sorted((t for t in env.tasks_in("train") if t.reference), key=lambda t: len(t.prompt))
     chosen = tasks[:2]
@@ -38,11 +41,16 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) 
     replay.write_text("".join(json.dumps(x) + "\n" for t in chosen for x in teacher(t)))
     (tmp_path / "tasks.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in chosen))
     groups = tmp_path / "groups.jsonl"
-    runner = CliRunner()
-    chosen_file = str(tmp_path / "tasks.jsonl")
-    result = runner.invoke(app, ["rollout", "-e", env.name, "-m", f"replay:{replay}", "-G", "2",
-                                 "--tasks", chosen_file, "-o", str(groups)])  # fmt: skip
+    result = CliRunner().invoke(app, ["rollout", "-e", env.name, "-m", f"replay:{replay}", "-G",
+                                      "2", "--tasks", str(tmp_path / "tasks.jsonl"), "-o",
+                                      str(groups)])  # fmt: skip
     assert result.exit_code == 0, result.output
+    return env, chosen, replay, groups
+
+
+def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) -> None:
+    env, chosen, replay, groups = teacher_groups(tmp_path)
+    runner = CliRunner()
 
     kept = verified_episodes(groups, env)
     assert sorted(t.id for t, _ in kept) == sorted(t.id for t in chosen)  # the passed one each
@@ -89,18 +97,9 @@ def test_exported_episodes_train_in_trls_sfttrainer_on_the_same_tokens(tmp_path:
     from datasets import load_dataset
     from rlvr.policies.tool_template import with_tool_template
 
-    env = load_env("repair-python")
-    tasks = sorted((t for t in env.tasks_in("train") if t.reference), key=lambda t: len(t.prompt))
-    chosen = tasks[:2]
-    replay = tmp_path / "teacher.jsonl"
-    replay.write_text("".join(json.dumps(x) + "\n" for t in chosen for x in teacher(t)))
-    (tmp_path / "tasks.jsonl").write_text("".join(t.model_dump_json() + "\n" for t in chosen))
-    groups, rows = tmp_path / "groups.jsonl", tmp_path / "rows.jsonl"
+    env, _, _, groups = teacher_groups(tmp_path)
+    rows = tmp_path / "rows.jsonl"
     runner = CliRunner()
-    chosen_file = str(tmp_path / "tasks.jsonl")
-    result = runner.invoke(app, ["rollout", "-e", env.name, "-m", f"replay:{replay}", "-G", "2",
-                                 "--tasks", chosen_file, "-o", str(groups)])  # fmt: skip
-    assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["sft", "-e", env.name, "--episodes", str(groups), "--export",
                                  "--out", str(rows)])  # fmt: skip
     assert result.exit_code == 0, result.output
