@@ -97,8 +97,8 @@ def _quoted(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
-def _git(args: list[str], env: dict[str, str], stdin: bytes | None = None) -> bytes:
-    done = subprocess.run(["git", *args], env=env, input=stdin, capture_output=True,
+def _git(args: list[str], env: dict[str, str]) -> bytes:
+    done = subprocess.run(["git", *args], env=env, capture_output=True,
                           timeout=30, check=False)  # fmt: skip
     return done.stdout if done.returncode == 0 else b""
 
