@@ -17,6 +17,11 @@ def test_new_writes_a_stack_that_loads_and_says_what_to_fill_in(tmp_path: Path) 
     args = ["--language", "Ruby", "--fence", "ruby", "--ext", "rb", "--apt", "ruby"]
     made = runner.invoke(app, ["stack", "new", "ruby2", *args, "--into", str(tmp_path)])
     assert made.exit_code == 0, made.output
+    hint = " ".join(made.output.split())  # the next steps, in order, wherever rich wraps them
+    assert hint.index("function_driver") < hint.index("DONE = True") < hint.index("references")
+    assert hint.index("references") < hint.index(f"rlvr stack check ruby2 --env-path {tmp_path}")
+    template = (tmp_path / "ruby2" / "translator.py").read_text()
+    assert "exactly once" in template and "{scratch}" in template  # where READY goes, scratch
     for rel in (
         "ruby2/Dockerfile",
         "ruby2/env.toml",

@@ -49,8 +49,17 @@ def new(
                         apt or name, force)  # fmt: skip
     for path in written:
         stderr.print(f"wrote {path}")
-    stderr.print(f"next: fill in {into / name / 'translator.py'}, then `rlvr stack check {name} "
-                 f"--env-path {into}`")  # fmt: skip
+    folder = into / name
+    steps = [
+        f"copy the closest stack's driver template (envs/<stack>/function_driver.*.in)"
+        f" into {folder}",
+        f"fill in {folder / 'translator.py'} and set DONE = True",
+        "give references: reference_from_python in the translator, or reference files"
+        " (envs/README.md, the short path)",
+        f"rlvr stack check {name} --env-path {into}",
+    ]
+    stderr.print("next:", *(f"  {i}. {step}" for i, step in enumerate(steps, 1)), sep="\n",
+                 soft_wrap=True)  # fmt: skip
     emit({"stack": name, "files": [str(p) for p in written]})
 
 
