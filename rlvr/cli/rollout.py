@@ -31,9 +31,13 @@ from rlvr.cli.sampling import (
     rollout_config,
 )
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
+from rlvr.env import Environment
+from rlvr.episodes.reference_teacher import REFERENCE_SPEC, write_reference_script
+from rlvr.errors import RlvrError
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
 from rlvr.store import GroupStore
+from rlvr.types import Task
 
 
 def rollout(
@@ -63,7 +67,9 @@ def rollout(
 ) -> None:
     """Sample G answers per task, grade them and append scored groups to --out.
 
-    Rerunning with the same --out resumes: tasks already stored are skipped.
+    Rerunning with the same --out resumes: tasks already stored are skipped. `--model
+    reference` plays each task's reference as a teacher episode (a fix checked on the public
+    examples, or the reference script in one `bash` call, then `submit`), judged like any other.
     """
     from rlvr.advantages import get_estimator  # heavy: imports torch
     from rlvr.rollout import collect  # heavy: imports torch
@@ -72,6 +78,8 @@ def rollout(
     get_estimator(estimator)
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
+    if model == REFERENCE_SPEC:
+        model, chosen = reference_teacher(environment, chosen, out, g)
     with ray_session(environment, ray, ray_address) as session, rollout_bar("rollout") as update:
         config = rollout_config(
             g,
@@ -88,3 +96,21 @@ def rollout(
         )
         summary = collect(session.env, policy, config, GroupStore(out), chosen, progress=update)
     emit({"out": str(out), "env": env, "model": model, **summary.model_dump()})
+
+
+def reference_teacher(environment: Environment, chosen: list[Task], out: Path, g: int
+                      ) -> tuple[str, list[Task]]:  # fmt: skip
+    """The replay spec of the chosen tasks' reference episodes (written beside --out), and the
+    tasks it covers; the rest are named on stderr."""
+    script = out.with_name(out.stem + ".reference-script.jsonl")
+    covered = write_reference_script(environment, chosen, script, copies=g)
+    if not covered:
+        raise RlvrError(
+            f"--model reference: none of the {len(chosen)} chosen task(s) of {environment.name} "
+            "has a reference episode (a reference, and run_public_tests or bash among the tools)",
+            "choose an episode environment whose tasks have references (repair-*, terminal)",
+        )
+    if len(covered) < len(chosen):
+        typer.echo(f"--model reference: {len(chosen) - len(covered)} task(s) without a reference "
+                   "are left out", err=True)  # fmt: skip
+    return f"replay:{script}", covered
