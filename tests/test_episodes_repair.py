@@ -140,3 +140,5 @@ def test_rollout_train_and_eval_run_on_repair_episodes(stack: str, tmp_path: Pat
     ep = summary["episodes"]
     assert ep["turns_mean"] == 2.0 and ep["tool_error_rate"] == 0.0
     assert ep["pass@1_by_turns"]["2"]["mean"] == 0.0 and ep["pass@1_by_turns"]["3"]["mean"] == 0.5
+    assert ep["valid_call_frac"] == 1.0  # both scripted episodes call a tool
+    assert "episodes with a valid call</td><td>1.000" in (out / "report.html").read_text()

@@ -85,6 +85,9 @@ def write_report(
         )
         rate = summary.episodes["tool_error_rate"]
         rows += f"<tr><td>tool-call error rate</td><td>{rate:.3f}</td><td></td></tr>"
+        if "valid_call_frac" in summary.episodes:
+            valid = summary.episodes["valid_call_frac"]
+            rows += f"<tr><td>episodes with a valid call</td><td>{valid:.3f}</td><td></td></tr>"
     episodes = transcripts_html(groups)
     worst = sorted(
         (r for r in results if r.pass_at.get("pass@1") is not None),
