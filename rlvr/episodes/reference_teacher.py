@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rlvr.env import Environment
 from rlvr.episodes.repair import FENCE_TAGS
 from rlvr.types import Task
+
+if TYPE_CHECKING:
+    from rlvr.env import Environment
 
 REFERENCE_SPEC = "reference"
 """The `--model` spec that plays each task's reference (rlvr rollout, rlvr eval)."""
