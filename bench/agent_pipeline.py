@@ -3,6 +3,8 @@ repair episodes, with a held-out evaluation after each stage, paired against the
 
     python bench/agent_pipeline.py --out runs/agent-pipeline      # SmolLM2 on the CPU: hours
     python bench/agent_pipeline.py --out /tmp/ap --quick          # tiny-code, tiny budgets (a test)
+    python bench/agent_pipeline.py --out runs/agent-gpu --gpu     # SmolLM2 on one CUDA GPU
+                                                                  # (bench/gpu_code_curves.sh)
 
 Every stage is an rlvr command in a subprocess, as a user types it (bench/stack_curves.py's
 `run_stage`: its log, CPU and wall time), recorded in stages.json so a rerun resumes:
@@ -44,7 +46,7 @@ REPAIR, TERMINAL, SINGLE = "repair-python", "terminal", "synth-python"
 
 
 class Budget(BaseModel):
-    """How much of each stage runs (the CPU recipe, or --quick's)."""
+    """How much of each stage runs (the CPU recipe, --quick's, or the GPU's)."""
 
     model: str = "smollm2-135m"
     reference_tasks: int = 48
@@ -62,6 +64,26 @@ class Budget(BaseModel):
     prompts_per_step: int = 4
     grpo_lr: float = 1e-5
     temperature: float = 0.8
+    device: str | None = None  # None: rlvr's default (cuda when seen)
+
+    def sft_flags(self) -> list[str]:
+        """rlvr sft and rlvr eval flags for the device."""
+        return ["--device", self.device] if self.device else []
+
+    def grpo_settings(self) -> dict[str, Any]:
+        """GRPO config fields for the device: bf16 and more grading workers on a GPU."""
+        if self.device == "cuda":
+            return {"device": "cuda", "bf16": True, "grade_workers": 16}
+        return {"threads": 2}
+
+    @staticmethod
+    def gpu() -> Budget:
+        """SmolLM2 on an H200: more teachers, steps and held-out tasks (bench/README.md)."""
+        return Budget(
+            reference_tasks=256, served_tasks=64, sft_steps=100, sft_batch=16, sft_lr=3e-5,
+            test_tasks=200, max_new_tokens=384, grpo_tasks=256, grpo_steps=30, group_size=8,
+            prompts_per_step=16, grpo_lr=2e-6, temperature=1.0, device="cuda",
+        )  # fmt: skip
 
     @staticmethod
     def quick() -> Budget:
@@ -142,12 +164,14 @@ class Pipeline:
         b, d = self.b, self.dir
         tasks = self.slices()
         self.teachers(tasks)
-        sft = ["--steps", str(b.sft_steps), "--batch-size", str(b.sft_batch), "--lr", str(b.sft_lr)]
+        sft = ["--steps", str(b.sft_steps), "--batch-size", str(b.sft_batch), "--lr", str(b.sft_lr),
+               *b.sft_flags()]  # fmt: skip
         for env, name in ((REPAIR, "repair"), (TERMINAL, "terminal")):
             self.stage(f"distil_{name}", ["sft", "-e", env, "--model", b.model, *sft,
                                           "--episodes", str(d / f"teacher-{name}.jsonl"),
                                           "--out", str(d / f"distil-{name}")])  # fmt: skip
-        greedy = ["-n", "1", "--temperature", "0", "--max-new-tokens", str(b.max_new_tokens)]
+        greedy = ["-n", "1", "--temperature", "0", "--max-new-tokens", str(b.max_new_tokens),
+                  *b.sft_flags()]  # fmt: skip
         evals = [("base", REPAIR, b.model, b.test_tasks),
                  ("distil", REPAIR, str(d / "distil-repair"), b.test_tasks),
                  ("base", TERMINAL, b.model, b.terminal_test_tasks),
@@ -160,7 +184,7 @@ class Pipeline:
         settings = {"group_size": b.group_size, "prompts_per_step": b.prompts_per_step,
                     "lr": b.grpo_lr, "temperature": b.temperature,
                     "max_new_tokens": b.max_new_tokens, "eval_tasks": 0, "save_every": 0,
-                    "threads": 2}  # fmt: skip
+                    **b.grpo_settings()}  # fmt: skip
         sets = [x for k, v in settings.items() for x in ("--set", f"{k}={json.dumps(v)}")]
         self.stage("grpo", ["train", "-e", REPAIR, "--model", str(d / "distil-repair"),
                             "--algo", "grpo", "--steps", str(b.grpo_steps),
@@ -237,9 +261,10 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--out", default="runs/agent-pipeline", help="Bench folder (re-use: resume).")
     ap.add_argument("--quick", action="store_true", help="tiny-code, tiny budgets (a test).")
+    ap.add_argument("--gpu", action="store_true", help="SmolLM2 on a CUDA GPU, larger budgets.")
     ap.add_argument("--model", help="Starting model (default smollm2-135m; --quick: tiny-code).")
     args = ap.parse_args(argv)
-    budget = Budget.quick() if args.quick else Budget()
+    budget = Budget.quick() if args.quick else Budget.gpu() if args.gpu else Budget()
     if args.model:
         budget = budget.model_copy(update={"model": args.model})
     pipeline = Pipeline(Path(args.out), budget)

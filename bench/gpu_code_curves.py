@@ -11,7 +11,11 @@ docstring); this file only changes what the model and the budgets are:
   rate for a pretrained model; `--lora-rank R` trains LoRA adapters instead (saved merged);
 - GRPO runs with device = "cuda" and bf16 autocast when torch sees a GPU;
 - `--quick` keeps every stage with tiny budgets and the `tiny-code` model on the CPU (the
-  suite runs it, tests/test_gpu_code_curves.py).
+  suite runs it, tests/test_gpu_code_curves.py);
+- after the stacks, the episode row: bench/agent_pipeline.py (teacher episodes -> distil ->
+  held-out evals -> GRPO on repair-python episodes -> eval, and terminal), with `--gpu`
+  budgets, or `--quick`'s; it needs the Docker sandbox (the terminal judge has no local form),
+  so under the unsafe local judge it is reported as not run. `--no-episodes` skips it.
 
 Grading: in the Docker sandbox when a daemon answers. Without one, only when the unsafe local
 judge is asked for by name (`--unsafe-local-judge`, which sets RLVR_UNSAFE_LOCAL_JUDGE=1 for
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import agent_pipeline
 import stack_curves as sc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,6 +108,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--lora-rank", type=int, default=0, help="LoRA rank for SFT and GRPO (0: full)."
     )
     ap.add_argument("--lora-lr", type=float, default=2e-5, help="GRPO lr with --lora-rank.")
+    ap.add_argument("--no-episodes", action="store_true", help="Skip the episode row.")
     ap.add_argument(
         "--unsafe-local-judge",
         action="store_true",
@@ -133,8 +139,20 @@ def main(argv: list[str] | None = None) -> int:
         run = make_run(args, out, stack)
         run.run()
         rows.append({**run.figures(), "judge": judge})
+    episodes = None
+    if args.no_episodes:
+        pass
+    elif judge != "docker":
+        not_run["episodes"] = "the terminal judge and episodes need the Docker sandbox"
+    else:
+        print("episodes (bench/agent_pipeline.py)", flush=True)
+        budget = agent_pipeline.Budget.quick() if args.quick else agent_pipeline.Budget.gpu()
+        pipeline = agent_pipeline.Pipeline(out / "episodes", budget)
+        pipeline.run()
+        episodes = pipeline.figures()
     command = "python bench/gpu_code_curves.py " + " ".join(sys.argv[1:] if argv is None else argv)
-    record = {"command": command, "judge": judge, "rows": rows, "not_run": not_run}
+    record = {"command": command, "judge": judge, "rows": rows, "not_run": not_run,
+              "episodes": episodes}  # fmt: skip
     (out / "results.json").write_text(json.dumps(record, indent=1))
     print()
     if judge == "unsafe-local":
@@ -147,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"synth-{r['stack']}: {r['wall_min']:.1f} wall min, frontier {r['frontier_kept']}"
             )
         print(f"saved {png} and {sc.page(rows, png, command)}")
+    if episodes is not None:
+        print("\nepisodes: base -> distilled on teacher episodes -> GRPO (held out, greedy)")
+        print(agent_pipeline.table(episodes), end="")
     for stack, why in not_run.items():
-        print(f"synth-{stack}: not run: {why}")
+        print(f"{stack if stack == 'episodes' else 'synth-' + stack}: not run: {why}")
     return 3 if not_run else 0
 
 

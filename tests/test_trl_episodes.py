@@ -3,6 +3,7 @@ of the tiny model on repair-python through `GRPOTrainer(environment_factory=...)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,17 +11,18 @@ import torch
 
 from rlvr.functions.task import FunctionTask
 from rlvr.integrations.trl import to_hf_dataset
-from rlvr.integrations.trl_episodes import environment_factory
+from rlvr.integrations.trl_episodes import environment_factory, episode_reward, trainer_kwargs
 from rlvr.registry import load_env
 
 
-def test_the_environment_class_exposes_the_tools_and_owns_the_reward() -> None:
+def test_the_environment_class_exposes_the_tools_and_the_reward_judges_the_code() -> None:
     env = load_env("repair-python")
     cls = environment_factory(env)
     import inspect
 
     public = {n for n, _ in inspect.getmembers(cls, inspect.isfunction) if not n.startswith("_")}
-    assert public == {"run_public_tests", "submit", "reset", "get_reward"}
+    # no get_reward: TRL would judge before the model's text reached the session
+    assert public == {"run_public_tests", "submit", "reset"}
     task = next(t for t in env.tasks_in("train") if t.reference)
     n = len(FunctionTask.model_validate(task.meta["function"]).public_cases)
     rollout = cls()
@@ -28,11 +30,63 @@ def test_the_environment_class_exposes_the_tools_and_owns_the_reward() -> None:
     wrong = f"def {task.entry_point}(*args):\n    return None\n"
     assert rollout.run_public_tests(code=wrong).startswith(f"0 of {n} public examples pass")
     assert rollout.submit(code=task.reference) == "submitted"
-    assert rollout.get_reward() == 1.0
+    assert episode_reward([[]], [rollout]) == [1.0]
     again = cls()
     again.reset(task_id=task.id)
     again.run_public_tests(code=wrong)
-    assert again.get_reward() == 0.0  # the last code it ran is its answer
+    assert episode_reward([[]], [again]) == [0.0]  # the last code it ran is its answer
+
+
+def _assistant(content: str, **calls: dict) -> dict:
+    return {
+        "role": "assistant",
+        "content": content,
+        "tool_calls": [
+            {"type": "function", "function": {"name": k, "arguments": v}} for k, v in calls.items()
+        ],
+    }
+
+
+def test_code_the_model_wrote_as_text_reaches_the_judge_in_order() -> None:
+    """TRL shows an environment only the calls; the reward replays the text, as rlvr's loop
+    reads it: each turn's last code block, then its calls' code arguments."""
+    env = load_env("repair-python")
+    task = next(t for t in env.tasks_in("train") if t.reference)
+    wrong = f"def {task.entry_point}(*args):\n    return None\n"
+    cls = environment_factory(env)
+
+    def reward(messages: list[dict]) -> float | None:
+        rollout = cls()
+        rollout.reset(task_id=task.id)
+        return episode_reward([messages], [rollout])[0]
+
+    fixed = f"Here it is.\n```python\n{task.reference}\n```"
+    assert reward([_assistant(fixed, submit={})]) == 1.0  # text only: no code argument
+    assert (
+        reward(
+            [
+                _assistant(fixed),
+                {"role": "tool", "content": "ok"},
+                _assistant("", submit={"code": wrong}),
+            ]
+        )
+        == 0.0
+    )  # a later argument wins
+    assert (
+        reward(
+            [
+                _assistant("", run_public_tests=json.dumps({"code": wrong})),
+                {"role": "tool", "content": "0 pass"},
+                _assistant(fixed, submit={}),
+            ]
+        )
+        == 1.0
+    )  # a later text wins (JSON arguments)
+    kwargs = trainer_kwargs(env)
+    assert kwargs["reward_funcs"] == [episode_reward] and kwargs["environment_factory"]
+    terminal = trainer_kwargs(load_env("terminal"))
+    assert "reward_funcs" not in terminal  # judged on the workspace: get_reward
+    assert hasattr(terminal["environment_factory"], "get_reward")
 
 
 def test_a_single_turn_environment_is_refused() -> None:
@@ -69,10 +123,10 @@ def test_grpo_trainer_steps_on_repair_episodes_through_trl(tmp_path: Path) -> No
         train_dataset=to_hf_dataset(env, tasks),
         args=args,
         processing_class=tokenizer,
-        environment_factory=environment_factory(env),
+        **trainer_kwargs(env),
     )
     trainer.train()
-    rewards = [h for h in trainer.state.log_history if any("Rlvr" in k for k in h)]
+    rewards = [h for h in trainer.state.log_history if any("episode_reward" in k for k in h)]
     assert rewards, trainer.state.log_history
     assert any(not torch.equal(before[n], p.detach()) for n, p in model.named_parameters()) or all(
         h.get("loss", 0.0) == 0.0 for h in trainer.state.log_history

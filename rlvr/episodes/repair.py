@@ -54,13 +54,17 @@ class RepairSession:
         if code is not None:
             self.code = code
 
+    def take_code(self, code: str) -> None:
+        """Code passed as a tool's `code` argument (fenced or bare) becomes the answer so far."""
+        self.code = extract_fenced(code, self.tags) or code
+
     def _fenced(self, code: str) -> str:
         return f"```{self.tags[0]}\n{code.rstrip()}\n```\n"
 
     def call(self, call: ToolCall) -> Observation:
         code = call.arguments.get("code")
         if isinstance(code, str) and code.strip():
-            self.code = extract_fenced(code, self.tags) or code
+            self.take_code(code)
         if call.name == "submit":
             if self.code is None:
                 return Observation(

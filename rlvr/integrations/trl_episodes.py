@@ -3,15 +3,22 @@
 `environment_factory(env)` returns a class TRL instantiates once per rollout. Its public methods
 are the environment's tools (typed, with docstrings, as TRL and transformers' chat templates
 read them); `reset(task_id=...)` opens the task's session (a repair session, or a terminal
-container) and `get_reward()` runs the final judge once, closes the session and returns the
-reward (None for a masked verdict, which TRL leaves out). TRL generates, parses the calls with
-the chat template's response parser, calls the methods and masks the tool results out of the
-loss itself.
+container) and the final judge runs once, closes the session and returns the reward (None for
+a masked verdict, which TRL leaves out): in `get_reward()` for an environment judged on its
+state, in `episode_reward` for one that grades the model's text (below). TRL generates,
+parses the calls with the chat template's response parser, calls the methods and masks the
+tool results out of the loss itself.
+
+The model's text: TRL hands an environment only tool calls, but a repair environment grades
+the code the model wrote, in its text or as a tool's `code` argument (rlvr's loop takes the
+last of either). For such an environment the class has no `get_reward`; the reward function
+`episode_reward(completions, environments)` first replays the rollout's messages into the
+session (each assistant message's last code block, then its calls' `code` arguments, in
+order) and then judges. `trainer_kwargs(env)` gives the right pair for any environment:
+`GRPOTrainer(model=..., args=..., train_dataset=..., **trainer_kwargs(env))`.
 
 What TRL's API cannot express, and how rlvr's own learners differ:
-- the environment sees only tool calls, never the model's text: a repair answer must come as
-  the `code` argument (rlvr's loop also takes the last code block the model wrote), and a turn
-  without a call simply ends the rollout;
+- a turn without a call simply ends the rollout;
 - a masked verdict reaches TRL as `None` (it leaves the rollout out); rlvr says why on stderr,
   once per environment and status;
 - malformed calls are TRL's business (no observation that names the problem and costs a turn);
@@ -24,8 +31,10 @@ What TRL's API cannot express, and how rlvr's own learners differ:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
+import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -62,7 +71,7 @@ class EpisodeEnvironment:
         limit = self.env.episode.observation_chars if self.env.episode else 4000
         return obs.content[:limit]
 
-    def get_reward(self) -> float | None:
+    def _reward(self) -> float | None:
         """The final judge's reward for this rollout (None when the verdict is masked)."""
         if self.session is None or self.task_id is None:
             return None
@@ -83,6 +92,46 @@ class EpisodeEnvironment:
         if self.session is not None:
             self.session.close()
             self.session = None
+
+    def _take_text(self, completion: Any) -> None:
+        """Replay a rollout's messages into a session that grades text (see the module doc)."""
+        take = getattr(self.session, "take_code", None)
+        if take is None or not isinstance(completion, list):
+            return
+        for message in completion:
+            if not isinstance(message, dict) or message.get("role") != "assistant":
+                continue
+            content = message.get("content")
+            if isinstance(content, str):
+                self.session.note_turn(content)
+            for call in message.get("tool_calls") or []:
+                args = (call.get("function") or {}).get("arguments")
+                if isinstance(args, str):
+                    with contextlib.suppress(ValueError):
+                        args = json.loads(args)
+                code = args.get("code") if isinstance(args, dict) else None
+                if isinstance(code, str) and code.strip():
+                    take(code)
+
+
+class OwnsReward(EpisodeEnvironment):
+    """An environment judged on its state alone (a terminal's workspace): TRL calls
+    `get_reward` once per rollout."""
+
+    def get_reward(self) -> float | None:
+        """The final judge's reward for this rollout (None when the verdict is masked)."""
+        return self._reward()
+
+
+def episode_reward(
+    completions: list[Any], environments: list[EpisodeEnvironment], **_: Any
+) -> list[float | None]:
+    """TRL reward function: each rollout's verdict, once its text reached the session."""
+    rewards = []
+    for completion, rollout in zip(completions, environments, strict=True):
+        rollout._take_text(completion)
+        rewards.append(rollout._reward())
+    return rewards
 
 
 _told: set[tuple[str, str]] = set()
@@ -158,7 +207,22 @@ def environment_factory(env: Environment) -> type[EpisodeEnvironment]:
     methods = {name: _described(TOOL_METHODS[name], own[name]) if name in own
                else TOOL_METHODS[name] for name in env.episode.tools}  # fmt: skip
     name = "Rlvr" + "".join(p.capitalize() for p in env.name.replace("_", "-").split("-"))
-    return type(name, (EpisodeEnvironment,), {"env": env, **methods})
+    base = EpisodeEnvironment if grades_text(env) else OwnsReward
+    return type(name, (base,), {"env": env, **methods})
+
+
+def grades_text(env: Environment) -> bool:
+    """Whether the environment's answer is code the model writes (a repair session), which
+    TRL never shows an environment: then `episode_reward` judges, not `get_reward`."""
+    return env.episode is not None and "run_public_tests" in env.episode.tools
+
+
+def trainer_kwargs(env: Environment) -> dict[str, Any]:
+    """`GRPOTrainer` keyword arguments for `env`'s episodes: the environment class, and
+    `episode_reward` where the environment grades the model's text."""
+    factory = environment_factory(env)
+    return {"environment_factory": factory, **({"reward_funcs": [episode_reward]}
+                                              if grades_text(env) else {})}  # fmt: skip
 
 
 def _described(method: Callable[..., str], description: str) -> Callable[..., str]:
