@@ -17,20 +17,14 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
+from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
 from rlvr.audit.specgap.audit import GapOptions, audit_env
 from rlvr.audit.specgap.report import write_gap_report
 from rlvr.cli.common import EnvOpt, EnvPathOpt, emit, require_file, stderr, use_env_paths
+from rlvr.cli.progress import Progress
 from rlvr.references import Pick, choose_tasks
 from rlvr.registry import load_env
 

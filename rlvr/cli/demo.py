@@ -9,10 +9,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 from rich.table import Table
 
 from rlvr.cli.common import JsonOpt, emit, fmt, stderr
+from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage

@@ -7,10 +7,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
+from rlvr.cli.progress import Progress
 from rlvr.discovery import discover
 from rlvr.errors import RlvrError
 from rlvr.manifest import read_manifest

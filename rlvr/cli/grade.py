@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from rlvr.cli.common import (
     EnvOpt,
@@ -24,6 +24,7 @@ from rlvr.cli.common import (
     stderr,
     use_env_paths,
 )
+from rlvr.cli.progress import Progress
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.grading import GradeItem, grade_items
 from rlvr.registry import load_env

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rlvr.cli.common import JsonOpt, emit, stderr
+from rlvr.cli.progress import Progress
 from rlvr.errors import PolicyError
 from rlvr.models import SPEC_PURPOSES, TINY_SPECS
 from rlvr.pretrained import (

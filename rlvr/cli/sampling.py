@@ -14,7 +14,6 @@ import typer
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -23,6 +22,7 @@ from rich.text import Text
 
 from rlvr.cli.common import stderr
 from rlvr.cli.models import convert_with_bar
+from rlvr.cli.progress import Progress
 from rlvr.episodes.admission import queued
 from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig

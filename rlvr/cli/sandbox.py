@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.progress import SpinnerColumn, TextColumn, TimeElapsedColumn
 
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, use_env_paths
+from rlvr.cli.progress import Progress
 from rlvr.discovery import sandbox_envs
 from rlvr.errors import RlvrError
 from rlvr.sandbox.doctor import print_report, run_doctor

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from rlvr.cli.common import (
     EnvOpt,
@@ -24,6 +24,7 @@ from rlvr.cli.common import (
     stderr,
     use_env_paths,
 )
+from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import (
     DeviceOpt,
     DifficultyOpt,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from rlvr.cli.common import (
@@ -30,6 +30,7 @@ from rlvr.cli.common import (
     stderr,
     use_env_paths,
 )
+from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import warm_start
 from rlvr.distributed.cli import RayAddressOpt, RayOpt, ray_session
 from rlvr.errors import RlvrError
