@@ -32,7 +32,8 @@ def _code_flags(
 ) -> list[Flag]:
     code = answer_code(task, answer, lang)
     flags = python_flags(code) if lang == "python" else text_flags(code, lang)  # type: ignore[arg-type]
-    return flags + hardcoded_flags(task, code, lang) + pattern_flags(code, lang, patterns)  # type: ignore[arg-type]
+    flags += hardcoded_flags(task, code, lang)  # type: ignore[arg-type]
+    return flags + pattern_flags(code, lang, patterns, {f.kind for f in flags})
 
 
 def flag_answer(

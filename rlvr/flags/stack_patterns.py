@@ -10,8 +10,13 @@ synth, HumanEval, repair) flags answers that match, at grade time and in `rlvr a
     regex = '\\bSystem\\.halt\\b'    # Python regex, searched in the answer's code
     why = "ends the VM before the driver prints its results"
 
-The code is searched with comments (`//`, `/* */`, `#` lines) and string contents blanked, as
-the shipped tables are, so a pattern fires on what the answer does.
+The code is searched with comments (`//`, `/* */`, `#` to the end of the line) and the
+contents of one-line `'...'` and `"..."` strings blanked, as the shipped tables are, so a
+pattern fires on what the answer does; other string syntaxes (heredocs, `%q()`, raw or
+multi-line literals) are searched as code. Patterns are compiled with `re.MULTILINE`: `^` and
+`$` match at every line. A pattern adds its kind only where rlvr's own checks did not already
+flag that kind on the answer (their language-neutral table knows many exits, equality
+overrides and probes), so one idiom is not reported twice.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ def load_patterns(folder: Path | None) -> tuple[StackPattern, ...]:
             raise ManifestError(f"{where}: kind {kind!r} is not a flag kind",
                                 f"use one of {sorted(ALL_KINDS)}")  # fmt: skip
         try:
-            regex = re.compile(str(item.get("regex", "")))
+            regex = re.compile(str(item.get("regex", "")), re.MULTILINE)
         except re.error as e:
             raise ManifestError(f"{where}: regex does not compile: {e}", fix) from None
         if not regex.pattern:
@@ -65,13 +70,18 @@ def load_patterns(folder: Path | None) -> tuple[StackPattern, ...]:
     return tuple(out)
 
 
-def pattern_flags(code: str, lang: str, patterns: tuple[StackPattern, ...]) -> list[Flag]:
-    """The flags the stack's own patterns raise on one answer's code."""
+def pattern_flags(
+    code: str, lang: str, patterns: tuple[StackPattern, ...], raised: set[str] | None = None
+) -> list[Flag]:
+    """The flags the stack's own patterns raise on one answer's code, for kinds not already
+    in `raised` (the kinds rlvr's own checks flagged on it)."""
     if not patterns:
         return []
     masked = masked_code(code, lang if lang in ("javascript", "go", "rust") else "text")
     out = []
     for p in patterns:
+        if p.kind in (raised or set()) or any(f.kind == p.kind for f in out):
+            continue
         m = p.regex.search(masked)
         if m is not None:
             line = masked.count("\n", 0, m.start()) + 1
