@@ -38,12 +38,14 @@ RUN apt-get update \\
 """
 
 PATTERNS = """# {language}'s own hack idioms, flagged in every environment of this stack (rlvr/flags/stack_patterns.py).
-# One table per pattern; kind is a flag kind (rlvr.flags.kinds), regex is searched in the
-# answer's code with comments and strings blanked. For example:
+# One table per pattern; kind is a flag kind (rlvr.flags.kinds), regex a Python regex
+# (re.MULTILINE) searched in the answer's code with comments and one-line strings blanked.
+# rlvr's language-neutral checks already flag many exits, equality overrides and probes; list
+# what is particular to {language}. For example (Ruby's hard exit, Elixir's VM halt):
 #
 # [[pattern]]
 # kind = "early_exit"
-# regex = '\\bos\\.exit\\b'
+# regex = '\\bexit!|\\bSystem\\.halt\\b'
 # why = "ends the driver before it prints its results"
 """
 
@@ -60,7 +62,7 @@ kind = "function"
 
 [grader.options]
 stack = "{name}"
-limits = {{ timeout_s = 60 }}
+limits = {{ timeout_s = 60 }}  # per judged job; overrides the stack's [sandbox] timeout_s
 """
 
 STACK_ENV = """name = "{name}"
@@ -77,7 +79,7 @@ args = {{ path = "stacks/functions.jsonl", stack = "{name}", id_prefix = "{name}
 [sandbox]
 image = "rlvr-{name}:bookworm"
 output_limit_kb = 256
-timeout_s = 30
+timeout_s = 30  # the default; [grader.options] limits (60 s above) wins for judged jobs
 memory_mb = 1024
 pids_limit = 128
 tmpfs_mb = 512
@@ -99,6 +101,12 @@ description = "HumanEval in {language}: the problems as typed cases, judged in t
 [tasks]
 loader = "rlvr.tasksets.functions:load"
 args = {{ path = "humaneval/functions.jsonl", stack = "{name}", not_converted = "humaneval/not_converted.json" }}
+
+# HumanEval's Python is mostly outside the subset a renderer takes, so many tasks get no
+# reference from reference_from_python. Give yours as files (<id with / as _>.<ext>) in a
+# folder named by absolute path (a relative one is read from rlvr's bundled datasets/):
+#   args = {{ ..., references = "/abs/path/to/humaneval-{name}-references" }}
+# `rlvr stack check {name} --skip-missing` checks only the tasks that have one.
 
 # A benchmark: every task is held out.
 [split]

@@ -54,3 +54,9 @@ def test_check_holds_on_the_bundled_go_stack() -> None:
     names = [r["check"] for r in record["rows"]]
     refs = ["references go", "references synth-go", "references humaneval-go"]
     assert names == ["translator", *refs, "spec-gap audit", "hack audit", "repair replay"]
+    import re
+
+    for row in record["rows"][1:4]:  # "1 of 1 pass (<the graded ids>)", nothing else named
+        assert re.fullmatch(r"1 of 1 pass \([^,;]+\)", row["detail"]), row["detail"]
+    helped = CliRunner().invoke(app, ["stack", "check", "--help"], env={"COLUMNS": "200"})
+    assert "--skip-missing" in helped.output and "stdout gets one JSON" in helped.output
