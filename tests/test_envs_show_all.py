@@ -20,6 +20,8 @@ def test_envs_show_and_validate(name: str) -> None:
     assert shown.exit_code == 0, shown.output
     info = json.loads(shown.stdout.strip().splitlines()[-1])
     assert info["n_tasks"] > 0
+    if info["grader"] == "function":  # the stack's image, even with no [sandbox] of its own
+        assert str(info["sandbox_image"]).startswith("rlvr-"), info["sandbox_image"]
     checked = CliRunner().invoke(app, ["envs", "validate", name])
     assert checked.exit_code == 0 and checked.output.startswith("ok:"), checked.output
 

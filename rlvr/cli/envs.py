@@ -13,6 +13,7 @@ from rich.table import Table
 from rlvr.cli.common import EnvPathOpt, JsonOpt, emit, stderr, use_env_paths
 from rlvr.cli.progress import Progress
 from rlvr.discovery import discover
+from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.manifest import read_manifest
 from rlvr.references import (
@@ -104,7 +105,7 @@ def show(
         "n_tasks": len(tasks),
         "split": {**split_counts(tasks, env.split, env.name), **env.split.model_dump()},
         "first_task_id": tasks[0].id if tasks else None,
-        "sandbox_image": (env.sandbox or {}).get("image"),
+        "sandbox_image": (env.sandbox or {}).get("image") or _judge_image(env),
     }
     if env.describe is not None:
         info["coverage"] = env.describe()
@@ -226,10 +227,12 @@ def _check_references(
     if failed:
         missing = [r for r in failed if r.status == "missing"]
         fix = (
-            "fix the task's reference or its tests (a test file that does not compile, test "
-            "names that differ from meta.test_names, a report the adapter cannot read); "
-            "`rlvr grade` on that reference shows the full details"
-        )
+            "fix the reference or its rendering (reference_from_python), or the driver: the "
+            "reason names the failing case or the driver's error"
+            if env.grader.name == "function"
+            else "fix the task's reference or its tests (a test file that does not compile, "
+            "test names that differ from meta.test_names, a report the adapter cannot read)"
+        ) + "; `rlvr grade` on that reference shows the full details"
         if missing:
             fix = (
                 f"{missing_reference_fix(env, missing)}; for the others: {fix}"
@@ -248,3 +251,10 @@ def _check_references(
         )
     stderr.print(f"ok: {env.name}: all {len(checked)} reference solutions pass{note}",
                  highlight=False)  # fmt: skip
+
+
+def _judge_image(env: Environment) -> str | None:
+    """The image a function environment's judge runs in: its stack's (environments over a
+    stack have no [sandbox] table of their own)."""
+    spec = getattr(env.grader, "spec", None)
+    return getattr(spec, "image", None)
