@@ -69,10 +69,18 @@ def _translator(name: str) -> tuple[bool, str]:
 
 
 def _references(name: str, n: int, skip_missing: bool = False) -> tuple[bool, str]:
+    """`n` tasks by id hash; with `skip_missing`, `n` of those that have a reference (the rest of
+    the environment's tasks without one are only counted)."""
     env = load_env(name)
-    rows = check_references(env, n_tasks=n, pick="hash", skip_missing=True)
+    if skip_missing:
+        everything = env.tasks()
+        having = [t for t in choose_tasks(everything, len(everything), "hash") if t.reference]
+        rows = check_references(env, tasks=having[:n])
+        missing = [t.id for t in everything if not t.reference]
+    else:
+        rows = check_references(env, n_tasks=n, pick="hash", skip_missing=True)
+        missing = [r.task_id for r in rows if r.skipped]
     graded = [r for r in rows if not r.skipped]
-    missing = [r.task_id for r in rows if r.skipped]
     bad = [f"{r.task_id}: {r.reason[:80]}" for r in graded if not r.passed]
     passed = len(graded) - len(bad)
     detail = f"{passed} of {len(graded)} pass"
@@ -80,7 +88,7 @@ def _references(name: str, n: int, skip_missing: bool = False) -> tuple[bool, st
         detail += f" ({', '.join(r.task_id for r in graded)})"
     if missing:  # reference_from_python rendered none for these (or no reference file is there)
         detail += f"; {len(missing)} without a reference"
-        detail += " (skipped)" if skip_missing else f": {', '.join(missing)}"
+        detail += " in the environment (skipped)" if skip_missing else f": {', '.join(missing)}"
     ok = not bad and passed > 0 and (skip_missing or not missing)
     return ok, detail + ("; " + "; ".join(bad[:2]) if bad else "")
 

@@ -80,8 +80,8 @@ def check(
     skip_missing: Annotated[
         bool,
         typer.Option(
-            help="References rows: grade the picked tasks that have a reference and "
-            "only count the rest (HumanEval's Python is mostly outside the subset)."
+            help="References rows: pick the tasks among those that have a reference "
+            "and only count the rest (HumanEval's Python is mostly outside the subset)."
         ),
     ] = False,
     env_path: EnvPathOpt = None,
