@@ -1,6 +1,6 @@
 """bench/gpu_code_curves.sh --quick runs the GPU recipe's stages on the CPU with tiny budgets
-(one stack, python: SFT, frontier, evals, sandbox-graded GRPO, --compare, the table; then the
-episode row, bench/agent_pipeline.py --quick), and the
+(one stack, python: SFT, frontier, evals, sandbox-graded GRPO, --compare, the table; the
+episode row is skipped here), and the
 bench never grades outside the sandbox unless the unsafe local judge is named.
 
 The end-to-end test needs Docker and the python image; RLVR_SKIP_DOCKER=1 skips it explicitly.
@@ -28,7 +28,9 @@ def _run(argv: list[str], out: Path, **env: str) -> subprocess.CompletedProcess[
 
 @pytest.mark.skipif(os.environ.get("RLVR_SKIP_DOCKER") == "1", reason="RLVR_SKIP_DOCKER=1")
 def test_quick_runs_every_stage_in_the_sandbox_and_prints_the_table(tmp_path: Path) -> None:
-    run = _run(["bash", str(SCRIPT), "--quick"], tmp_path)
+    # the episode row (bench/agent_pipeline.py --quick, about 6 minutes of a lane here) is left
+    # out of the suite; tests/test_agent_pipeline.py checks its parts
+    run = _run(["bash", str(SCRIPT), "--quick", "--no-episodes"], tmp_path)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "judge: docker" in run.stdout and "unsafe" not in run.stdout
     assert "| synth-python |" in run.stdout and "pass@1 after GRPO" in run.stdout
@@ -42,17 +44,7 @@ def test_quick_runs_every_stage_in_the_sandbox_and_prints_the_table(tmp_path: Pa
     }  # fmt: skip
     summary = json.loads((folder / "python" / "eval-grpo" / "summary.json").read_text())
     assert summary["warnings"] == []
-    # the episode row: teachers -> distil -> held-out evals -> GRPO on repair episodes -> eval
-    assert "episodes: base -> distilled" in run.stdout and "| repair-python | grpo |" in run.stdout
-    episodes = record["episodes"]
-    assert [(r["env"], r["model"]) for r in episodes["rows"]] == [
-        ("repair-python", "base"), ("repair-python", "distil"), ("repair-python", "grpo"),
-        ("terminal", "base"), ("terminal", "distil"), ("synth-python", "base"),
-    ]  # fmt: skip
-    assert all(0 <= r["p_value"] <= 1 for r in episodes["rows"] if "p_value" in r)
-    # every teacher's episodes passed the judge; the served one was asked with the tools
-    assert episodes["kept"] == {"reference": 2, "served": 1, "terminal": 1}
-    assert episodes["served_teacher"]["with_tools"] == episodes["served_teacher"]["requests"] > 0
+    assert record["episodes"] is None and "episodes" not in record["not_run"]
 
 
 def _bench(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:

@@ -198,7 +198,10 @@ def test_every_shared_problem_has_a_python_reference_in_the_subset(tmp_path: Pat
     (folder / "env.toml").write_text(
         'name = "python-shared"\n[tasks]\nloader = "rlvr.tasksets.functions:load"\n'
         'args = { path = "stacks/functions.jsonl", stack = "python" }\n'
-        '[grader]\nkind = "function"\n[grader.options]\nstack = "python"\n',
+        # 60 s per job, as the bundled stacks allow: one job grades every case of a task, and
+        # the suite's two lanes load the machine
+        '[grader]\nkind = "function"\n[grader.options]\nstack = "python"\n'
+        "limits = { timeout_s = 60 }\n",
         encoding="utf-8",
     )
     done = CliRunner().invoke(app, ["envs", "validate", "--references", str(folder)])
