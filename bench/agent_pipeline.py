@@ -161,26 +161,14 @@ class Pipeline:
                             + (d / "teacher-served.jsonl").read_text())  # fmt: skip
 
     def run(self) -> None:
+        """Teachers, then the repair chain (distil, evals, GRPO, eval: the figures that matter
+        most come first on a slow machine), then terminal and the single-turn level."""
         b, d = self.b, self.dir
         tasks = self.slices()
         self.teachers(tasks)
-        sft = ["--steps", str(b.sft_steps), "--batch-size", str(b.sft_batch), "--lr", str(b.sft_lr),
-               *b.sft_flags()]  # fmt: skip
-        for env, name in ((REPAIR, "repair"), (TERMINAL, "terminal")):
-            self.stage(f"distil_{name}", ["sft", "-e", env, "--model", b.model, *sft,
-                                          "--episodes", str(d / f"teacher-{name}.jsonl"),
-                                          "--out", str(d / f"distil-{name}")])  # fmt: skip
-        greedy = ["-n", "1", "--temperature", "0", "--max-new-tokens", str(b.max_new_tokens),
-                  *b.sft_flags()]  # fmt: skip
-        evals = [("base", REPAIR, b.model, b.test_tasks),
-                 ("distil", REPAIR, str(d / "distil-repair"), b.test_tasks),
-                 ("base", TERMINAL, b.model, b.terminal_test_tasks),
-                 ("distil", TERMINAL, str(d / "distil-terminal"), b.terminal_test_tasks),
-                 ("base", SINGLE, b.model, b.test_tasks)]  # fmt: skip
-        for label, env, model, n in evals:
-            out = d / f"eval-{label}-{env}"
-            self.stage(f"eval_{label}_{env}", ["eval", "-e", env, "-m", model, *greedy,
-                                               "--n-tasks", str(n), "--out", str(out)])  # fmt: skip
+        self.distil(REPAIR, "repair")
+        self.evaluate("base", REPAIR, b.model, b.test_tasks)
+        self.evaluate("distil", REPAIR, str(d / "distil-repair"), b.test_tasks)
         settings = {"group_size": b.group_size, "prompts_per_step": b.prompts_per_step,
                     "lr": b.grpo_lr, "temperature": b.temperature,
                     "max_new_tokens": b.max_new_tokens, "eval_tasks": 0, "save_every": 0,
@@ -190,9 +178,29 @@ class Pipeline:
                             "--algo", "grpo", "--steps", str(b.grpo_steps),
                             "--tasks", str(tasks["grpo"]), *sets,
                             "--out", str(d / "grpo")])  # fmt: skip
-        self.stage(f"eval_grpo_{REPAIR}", ["eval", "-e", REPAIR, "-m", str(d / "grpo"), *greedy,
-                                           "--n-tasks", str(b.test_tasks),
-                                           "--out", str(d / f"eval-grpo-{REPAIR}")])  # fmt: skip
+        self.evaluate("grpo", REPAIR, str(d / "grpo"), b.test_tasks)
+        self.distil(TERMINAL, "terminal")
+        self.evaluate("base", TERMINAL, b.model, b.terminal_test_tasks)
+        self.evaluate("distil", TERMINAL, str(d / "distil-terminal"), b.terminal_test_tasks)
+        self.evaluate("base", SINGLE, b.model, b.test_tasks)
+
+    def distil(self, env: str, name: str) -> None:
+        """`rlvr sft --episodes` of the base model on one teacher file."""
+        b = self.b
+        sft = ["--steps", str(b.sft_steps), "--batch-size", str(b.sft_batch), "--lr", str(b.sft_lr),
+               *b.sft_flags()]  # fmt: skip
+        self.stage(f"distil_{name}", ["sft", "-e", env, "--model", b.model, *sft,
+                                      "--episodes", str(self.dir / f"teacher-{name}.jsonl"),
+                                      "--out", str(self.dir / f"distil-{name}")])  # fmt: skip
+
+    def evaluate(self, label: str, env: str, model: str, n: int) -> None:
+        """Greedy, one episode (or answer) per held-out task."""
+        b = self.b
+        greedy = ["-n", "1", "--temperature", "0", "--max-new-tokens", str(b.max_new_tokens),
+                  *b.sft_flags()]  # fmt: skip
+        out = self.dir / f"eval-{label}-{env}"
+        self.stage(f"eval_{label}_{env}", ["eval", "-e", env, "-m", model, *greedy,
+                                           "--n-tasks", str(n), "--out", str(out)])  # fmt: skip
 
     def figures(self) -> dict[str, Any]:
         """The table's rows and the GRPO groups' variance, as results.json holds them."""
