@@ -19,6 +19,7 @@ from pathlib import Path
 
 from rlvr.audit.specgap.audit import GapOptions, audit_env
 from rlvr.discovery import discover
+from rlvr.episodes.reference_teacher import call, reference_turns
 from rlvr.episodes.run import EpisodeRunner
 from rlvr.errors import RlvrError
 from rlvr.flags.hacks import flag_answer
@@ -126,17 +127,14 @@ def _repair(name: str, n: int) -> tuple[bool, str]:
     env = load_env(f"repair-{name}")
     tasks = [t for t in choose_tasks(env.tasks(), n * 3, "hash") if t.reference][:n]
     mod = load_translator(name)
-    call = '<tool_call>{{"name": "{0}", "arguments": {{}}}}</tool_call>'
     with tempfile.TemporaryDirectory() as tmp:
         replay = Path(tmp) / "replay.jsonl"
         lines = []
         for t in tasks:
-            code = fence(t.reference or "", mod.LANGUAGES[0])
-            lines.append({"task_id": t.id, "turns": [code + call.format("run_public_tests"),
-                                                     call.format("submit")]})  # fmt: skip
+            lines.append({"task_id": t.id, "turns": reference_turns(env, t)})
             stub = mod.stub(FunctionTask.model_validate(t.meta["function"]))
             lines.append({"task_id": t.id, "turns": [fence(stub, mod.LANGUAGES[0])
-                                                     + call.format("submit")]})  # fmt: skip
+                                                     + call("submit")]})  # fmt: skip
         replay.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
         groups = EpisodeRunner(env, ReplayPolicy(replay)).run(tasks, 2, SamplingConfig())
     got = [

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rlvr.episodes.repair import FENCE_TAGS
+from rlvr.episodes.repair import fence_tags
 from rlvr.types import Task
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def reference_turns(env: Environment, task: Task) -> list[str] | None:
         return None
     submit = [call(spec.submit_tool)] if spec.submit_tool else []
     if "run_public_tests" in spec.tools:
-        fence = FENCE_TAGS.get(str(task.meta.get("stack", "python")), ["python"])[0]
+        fence = fence_tags(str(task.meta.get("stack", "python")))[0]
         code = task.reference.rstrip()
         return [f"```{fence}\n{code}\n```\n{call('run_public_tests')}", *submit]
     if "bash" in spec.tools:

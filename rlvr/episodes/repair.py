@@ -28,6 +28,11 @@ FENCE_TAGS: dict[str, list[str]] = {
 MAX_SHOWN_CASES = 8
 
 
+def fence_tags(stack: str) -> list[str]:
+    """The fence tags a repair session reads code from; a stack rlvr does not know: its name."""
+    return FENCE_TAGS.get(stack, [stack])
+
+
 def public_only(task: Task) -> Task:
     """The task with its hidden cases removed: what `run_public_tests` may run."""
     ftask = FunctionTask.model_validate(task.meta["function"])
@@ -44,7 +49,7 @@ class RepairSession:
             raise ValueError(f"task {task.id!r} has no function form; repair needs one")
         self.env, self.task = env, task
         self.stack = str(task.meta.get("stack", "python"))
-        self.tags = FENCE_TAGS.get(self.stack, [self.stack])
+        self.tags = fence_tags(self.stack)
         self.code: str | None = None
         self.ftask = FunctionTask.model_validate(task.meta["function"])
         self._public: Task | None = None
