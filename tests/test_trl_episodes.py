@@ -82,6 +82,11 @@ def test_code_the_model_wrote_as_text_reaches_the_judge_in_order() -> None:
         )
         == 1.0
     )  # a later text wins (JSON arguments)
+    # malformed calls (a model's runaway JSON, odd structures) are skipped, never raised
+    for odd in ("abc", [None], ["submit"], [{"function": {}}], [{"function": "submit"}], 5,
+                [{"function": {"name": "submit", "arguments": "[" * 1000}}]):  # fmt: skip
+        message = {"role": "assistant", "content": fixed, "tool_calls": odd}
+        assert reward([message]) == 1.0, odd
     kwargs = trainer_kwargs(env)
     assert kwargs["reward_funcs"] == [episode_reward] and kwargs["environment_factory"]
     terminal = trainer_kwargs(load_env("terminal"))

@@ -31,7 +31,6 @@ What TRL's API cannot express, and how rlvr's own learners differ:
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import json
@@ -94,7 +93,9 @@ class EpisodeEnvironment:
             self.session = None
 
     def _take_text(self, completion: Any) -> None:
-        """Replay a rollout's messages into a session that grades text (see the module doc)."""
+        """Replay a rollout's messages into a session that grades text (see the module doc).
+        Whatever is not shaped as a message, a call or JSON arguments is skipped: one odd
+        rollout never stops the judging of its batch."""
         take = getattr(self.session, "take_code", None)
         if take is None or not isinstance(completion, list):
             return
@@ -104,14 +105,24 @@ class EpisodeEnvironment:
             content = message.get("content")
             if isinstance(content, str):
                 self.session.note_turn(content)
-            for call in message.get("tool_calls") or []:
-                args = (call.get("function") or {}).get("arguments")
-                if isinstance(args, str):
-                    with contextlib.suppress(ValueError):
-                        args = json.loads(args)
-                code = args.get("code") if isinstance(args, dict) else None
-                if isinstance(code, str) and code.strip():
+            calls = message.get("tool_calls")
+            for call in calls if isinstance(calls, list | tuple) else []:
+                code = _code_argument(call)
+                if code is not None:
                     take(code)
+
+
+def _code_argument(call: Any) -> str | None:
+    """A tool call's non-empty `code` argument (arguments as a dict or a JSON string)."""
+    function = call.get("function") if isinstance(call, dict) else None
+    args = function.get("arguments") if isinstance(function, dict) else None
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except (ValueError, RecursionError):
+            return None
+    code = args.get("code") if isinstance(args, dict) else None
+    return code if isinstance(code, str) and code.strip() else None
 
 
 class OwnsReward(EpisodeEnvironment):
