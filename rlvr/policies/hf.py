@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import torch
+import transformers
+from packaging.version import Version
 from transformers import (
     LogitsProcessor,
     LogitsProcessorList,
@@ -46,6 +48,17 @@ from rlvr.policies.stopping import (
 from rlvr.types import Sample
 
 _PLAIN_TOKENIZERS = {"PreTrainedTokenizerFast", "TokenizersBackend"}
+
+# Before 5.24, transformers allocates a static cache's values in its keys' dtype. Under bf16
+# autocast the rotary embedding leaves the keys fp32 while the values are bf16, so the first
+# cached step fails (index_copy_: Float and BFloat16; seen on an H200 with 5.17). Older versions
+# decode with the dynamic cache unless static_cache is asked for by name.
+STATIC_CACHE_SAFE = Version(transformers.__version__).release >= (5, 24)
+
+
+def static_cache_default(device: torch.device | str) -> bool:
+    """Whether a policy on `device` decodes with the static KV cache when not told."""
+    return torch.device(device).type == "cuda" and STATIC_CACHE_SAFE
 
 
 def load_tokenizer(name_or_path: str) -> PreTrainedTokenizerBase:
@@ -168,8 +181,9 @@ class _LogprobRecorder(LogitsProcessor):
 class HFPolicy:
     """Samples from a transformers causal LM (CPU or GPU) in left-padded batches.
 
-    `static_cache` (default: on CUDA) decodes with transformers' static KV cache, whose fixed
-    shapes let `generate` compile the forward pass and replay it as a CUDA graph (plain
+    `static_cache` (default: on CUDA with transformers 5.24 or later) decodes with
+    transformers' static KV cache, whose fixed shapes let `generate` compile the forward pass
+    and replay it as a CUDA graph (plain
     `generate` on an H200, 0.5B shape, batch 64: about 4x the tokens/s of the dynamic cache).
     Prompts are then padded to a multiple of `PAD_MULTIPLE`, and one cache is reused while the
     shape holds, so that steps with different prompt lengths replay one graph.
@@ -191,7 +205,9 @@ class HFPolicy:
         self.tokenizer = tokenizer
         self.name = name
         self.batch_size = batch_size
-        self.static_cache = model.device.type == "cuda" if static_cache is None else static_cache
+        self.static_cache = (
+            static_cache_default(model.device) if static_cache is None else static_cache
+        )
         eos = model.generation_config.eos_token_id
         eos = list(eos) if isinstance(eos, list) else [eos] if eos is not None else []
         if tokenizer.eos_token_id is not None and tokenizer.eos_token_id not in eos:
@@ -307,7 +323,16 @@ class HFPolicy:
         # the compiled static-cache path runs as transformers runs it (no_grad, not inference
         # mode: its cache and graph tensors then need no special handling)
         with torch.no_grad() if self.static_cache else torch.inference_mode():
-            return self._decode_rows(input_ids, mask, g, sampling)
+            try:
+                return self._decode_rows(input_ids, mask, g, sampling)
+            except RuntimeError as err:
+                if not (self.static_cache and "same dtype" in str(err)):
+                    raise
+                raise PolicyError(
+                    f"the static KV cache of transformers {transformers.__version__} cannot hold "
+                    f"this model's keys and values under autocast ({err})",
+                    fix="upgrade transformers to 5.24 or later, or set static_cache = false",
+                ) from err
 
     def _loop_rows(
         self, input_ids: torch.Tensor, mask: torch.Tensor, g: int, sampling: SamplingConfig
