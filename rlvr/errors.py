@@ -47,6 +47,10 @@ class PolicyError(RlvrError):
     """The policy (local model or server) cannot produce samples."""
 
 
+class TrainingError(RlvrError):
+    """Training cannot go on: its updates keep failing (non-finite gradients)."""
+
+
 class StoreError(RlvrError):
     """A store file cannot be read or appended."""
 

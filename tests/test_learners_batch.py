@@ -95,6 +95,44 @@ def test_skipping_zero_advantage_answers_leaves_the_update_unchanged() -> None:
     assert torch.allclose(grads(model), full, atol=1e-12)
 
 
+def test_a_non_finite_gradient_skips_the_update_and_keeps_the_weights() -> None:
+    """One NaN gradient stepped by Adam turns every weight NaN (a bf16 GRPO run on a GPU did
+    this at its fourth step); the update is dropped and counted instead."""
+    from rlvr.learners.update import UpdateStats, policy_update
+
+    model = small_model()
+    batch = from_samples(random_samples(4), [1.0, -1.0, 0.5, -0.5], pad_id=0)
+    batch.old_logp, batch.advantages = batch.old_logp.double(), batch.advantages.double()
+    cfg = LearnerConfig(micro_batch_size=4)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    before = [p.detach().clone() for p in model.parameters()]
+    poison = next(model.parameters()).register_hook(lambda g: g * float("nan"))
+    stats = UpdateStats()
+    norm = policy_update(model, opt, batch, cfg, stats, contextlib.nullcontext)
+    assert norm != norm  # NaN
+    assert all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+    assert stats.counts.get("skipped_updates") == 1 and "grad_norm" not in stats.counts
+    poison.remove()
+    norm = policy_update(model, opt, batch, cfg, stats, contextlib.nullcontext)
+    assert norm == norm and stats.counts["grad_norm"] == 1
+    assert not all(torch.equal(a, b) for a, b in zip(before, model.parameters(), strict=True))
+    assert all(bool(torch.isfinite(p).all()) for p in model.parameters())
+
+
+def test_steps_that_only_skip_updates_stop_the_run_with_a_fix() -> None:
+    from rlvr.errors import TrainingError
+    from rlvr.learners.update import NonFiniteStreak
+
+    streak = NonFiniteStreak(limit=3)
+    streak.check({"step": 1, "updates": 0, "skipped_updates": 1})
+    streak.check({"step": 2, "updates": 0, "skipped_updates": 1})
+    streak.check({"step": 3, "updates": 1, "skipped_updates": 1})  # one update still applied
+    streak.check({"step": 4, "updates": 0, "skipped_updates": 2})
+    streak.check({"step": 5, "updates": 0, "skipped_updates": 1})
+    with pytest.raises(TrainingError, match="step 6: 3 steps in a row.*bf16 = false"):
+        streak.check({"step": 6, "updates": 0, "skipped_updates": 1})
+
+
 def test_select_trims_padding_and_keeps_log_probs_aligned() -> None:
     model = small_model()
     batch = from_samples(random_samples(5), [0.0] * 5, pad_id=0)

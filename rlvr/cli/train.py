@@ -45,10 +45,12 @@ def _status(row: dict[str, Any]) -> str:
             f"loss {fmt(row.get('loss'))}  acc {fmt(row.get('reward_accuracy'), '.2f')}  "
             f"margin {fmt(row.get('margin'))}"
         )
+    skipped = row.get("skipped_updates")
     return (
         f"reward {fmt(row.get('reward_mean'))}  kl {fmt(row.get('kl'), '.4f')}  "
         f"len {fmt(row.get('completion_len_mean'), '.1f')}  "
         f"zero-var {fmt(row.get('zero_variance_frac'), '.2f')}"
+        + (f"  skipped {skipped} update(s): non-finite gradient" if skipped else "")
     )
 
 

@@ -39,7 +39,7 @@ from rlvr.learners.groups import (
     training_batch,
 )
 from rlvr.learners.teacher import distil_advantages, load_teacher, mean_reverse_kl, teacher_scores
-from rlvr.learners.update import UpdateStats, policy_update
+from rlvr.learners.update import NonFiniteStreak, UpdateStats, policy_update
 from rlvr.policies.hf import HFPolicy, static_cache_default
 from rlvr.store import GroupStore
 
@@ -121,6 +121,7 @@ def train(
     gen = torch.Generator().manual_seed(cfg.seed)
     held_out = TrainingEval(cfg, env, tok, run.metrics_path, dist.is_main, on_eval)
     held_out.maybe(start, model, lambda: common.autocast(cfg))
+    failing = NonFiniteStreak()
     for step in range(start + 1, cfg.steps + 1):
         common.warm_up(opt, cfg, step)
         with common.autocast(cfg):  # bf16 sampling too, when asked
@@ -139,6 +140,7 @@ def train(
             store.append(g)
         if on_row is not None:
             on_row(row)
+        failing.check(row)
         if step == cfg.steps or (cfg.save_every and step % cfg.save_every == 0):
             checkpoint(run, step, model, tok, opt, source)
         held_out.maybe(step, model, lambda: common.autocast(cfg))
@@ -158,6 +160,7 @@ def step_row(
         **{k: done.get(k) for k in keys},
         "approx_kl": done.get("approx_kl"),
         "updates": int(stats.counts.get("grad_norm", 0)),
+        "skipped_updates": int(stats.counts.get("skipped_updates", 0)),
         "time_generate": got.time_generate,
         "time_grade": got.time_grade,
         "time_update": time_update,

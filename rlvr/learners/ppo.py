@@ -27,7 +27,7 @@ from rlvr.learners.config import PPOConfig
 from rlvr.learners.groups import StepGroups, shaped_rewards
 from rlvr.learners.grpo import RowCallback, make_source, resume, source_state, step_row
 from rlvr.learners.losses import aggregate, k1, value_loss
-from rlvr.learners.update import UpdateStats, policy_update
+from rlvr.learners.update import NonFiniteStreak, UpdateStats, policy_update
 from rlvr.store import GroupStore
 from rlvr.types import Sample
 
@@ -192,6 +192,7 @@ def train(
     gen = torch.Generator().manual_seed(cfg.seed)
     held_out = TrainingEval(cfg, env, tok, run.metrics_path, on_eval=on_eval)
     held_out.maybe(start, model, lambda: common.autocast(cfg))
+    failing = NonFiniteStreak()
     for step in range(start + 1, cfg.steps + 1):
         common.warm_up(opt, cfg, step)
         if critic.opt is not None:  # a separate critic warms up on the same schedule
@@ -211,6 +212,7 @@ def train(
             store.append(g)
         if on_row is not None:
             on_row(row)
+        failing.check(row)
         if step == cfg.steps or (cfg.save_every and step % cfg.save_every == 0):
             models = {"policy": model} if critic.shared else {"policy": model, "critic": critic.lm}
             state = {

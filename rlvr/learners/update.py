@@ -8,6 +8,7 @@ metrics row.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ import torch
 from torch import Tensor
 
 from rlvr.distributed.torch_dist import all_reduce_gradients
+from rlvr.errors import TrainingError
 from rlvr.learners.batch import TokenBatch, forward, micro_weight
 from rlvr.learners.config import LearnerConfig
 from rlvr.learners.losses import aggregate, clip_fractions, clipped_surrogate, importance_ratio
@@ -127,6 +129,8 @@ def policy_update(
 ) -> float:
     """Accumulate gradients over micro-batches, clip, step. Returns the pre-clip grad norm.
 
+    A non-finite norm skips the step (counted as `skipped_updates`), as AMP's scaler does.
+
     `extra(micro_batch, hidden)` adds a loss term (PPO's value loss on the shared backbone);
     it is weighted like the policy loss.
     """
@@ -141,7 +145,33 @@ def policy_update(
                 loss = loss + extra_loss
         (loss * weight).backward()
     all_reduce_gradients(params)  # torchrun: average over ranks; one process: a no-op
-    norm = torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm)
-    opt.step()
-    stats.add("grad_norm", float(norm))
-    return float(norm)
+    norm = float(torch.nn.utils.clip_grad_norm_(params, cfg.max_grad_norm))
+    if math.isfinite(norm):
+        opt.step()
+        stats.add("grad_norm", norm)  # its count is the step's applied updates
+    else:
+        # one NaN or inf gradient would make every weight NaN (seen once in bf16 on a GPU):
+        # the update is dropped, the weights stay as they were, and the step's row counts it
+        opt.zero_grad(set_to_none=True)
+        stats.add("skipped_updates", 1.0)
+    return norm
+
+
+class NonFiniteStreak:
+    """Stops a run whose updates keep failing: `limit` steps in a row with every update
+    skipped for a non-finite gradient mean the run no longer learns anything."""
+
+    def __init__(self, limit: int = 3) -> None:
+        self.limit = limit
+        self.streak = 0
+
+    def check(self, row: dict[str, object]) -> None:
+        skipped = row.get("skipped_updates") or 0
+        self.streak = self.streak + 1 if skipped and not row.get("updates") else 0
+        if self.streak >= self.limit:
+            raise TrainingError(
+                f"step {row.get('step')}: {self.streak} steps in a row had only non-finite "
+                "gradients (NaN or inf), so no update was applied",
+                fix="lower lr, keep max_grad_norm set, or train with bf16 = false; the "
+                "checkpoint before these steps is unchanged",
+            )
