@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from typer.testing import CliRunner
 import rlvr
 from rlvr.cli import app
 from rlvr.errors import SandboxSetupError
+from rlvr.sandbox import local
 from rlvr.sandbox.local import ENV_VAR, UNSAFE_KEY, UNSAFE_NOTE, LocalPool, unsafe_local_requested
 from rlvr.sft import reference_answer
 
@@ -90,3 +93,27 @@ def test_a_training_report_whose_groups_it_graded_says_so(tmp_path: Path) -> Non
     assert UNSAFE_NOTE in report.write_report(tmp_path).read_text()
     (tmp_path / "groups.jsonl").write_text(json.dumps(lines[1]) + "\n")
     assert report.grading_warnings(tmp_path) == []
+
+
+@pytest.mark.parametrize("wrapper", ["prlimit", "python"])
+def test_answers_run_under_cpu_and_file_size_limits_without_forking_the_parent(
+    wrapper: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The limits come from an exec wrapper (prlimit, or a Python one-liner where prlimit is
+    missing), not a preexec_fn, which would fork the whole training process per answer."""
+    if wrapper == "prlimit" and shutil.which("prlimit") is None:
+        pytest.skip("prlimit is not on this host")
+    if wrapper == "python":
+        real = shutil.which
+        monkeypatch.setattr(local.shutil, "which", lambda n: None if n == "prlimit" else real(n))
+    argv = local.limited(["python3", "-c", "while True: pass"], 1, 1 << 20)
+    assert (argv[0].endswith("prlimit")) == (wrapper == "prlimit")
+    spin = subprocess.run(argv, timeout=60, cwd=tmp_path)
+    # stopped by the CPU limit (SIGKILL at the hard limit); the test's timeout would raise
+    assert spin.returncode in (-signal.SIGXCPU, -signal.SIGKILL)
+    big = "open('f', 'wb').write(b'x' * 2_000_000)"
+    write = subprocess.run(
+        local.limited(["python3", "-c", big], 5, 1 << 20), cwd=tmp_path, capture_output=True
+    )
+    assert write.returncode != 0 and b"File too large" in write.stderr
+    assert (tmp_path / "f").stat().st_size <= 1 << 20

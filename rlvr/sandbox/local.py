@@ -20,10 +20,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import resource
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -106,10 +106,26 @@ class LocalPool:
         return ExecOutcome(run_job(job), 0, "")
 
 
-def _limits(cpu_s: int, fsize: int) -> None:
-    """In the child before exec: CPU seconds and the largest file it may write."""
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+_SHIM = (
+    "import os,resource as r,sys;c,f=int(sys.argv[1]),int(sys.argv[2]);"
+    "r.setrlimit(r.RLIMIT_CPU,(c,c));r.setrlimit(r.RLIMIT_FSIZE,(f,f));"
+    "os.execvp(sys.argv[3],sys.argv[3:])"
+)
+
+
+def limited(argv: list[str], cpu_s: int, fsize: int) -> list[str]:
+    """argv under a CPU-seconds and a file-size rlimit, set by a small program that then execs
+    it (util-linux's prlimit, else a Python one-liner).
+
+    Not a `preexec_fn`: with one, Python must fork() the whole parent, one job at a time, and a
+    training process is large: 46 ms a job from a 1 GiB parent, 233 ms from 6 GiB, against
+    1.9 ms through prlimit (bench/local_judge_spawn.py). A GRPO step of 128 answers on a GPU
+    machine spent 70-90 s grading that way.
+    """
+    prlimit = shutil.which("prlimit")
+    if prlimit:
+        return [prlimit, f"--cpu={cpu_s}", f"--fsize={fsize}", "--", *argv]
+    return [sys.executable, "-S", "-c", _SHIM, str(cpu_s), str(fsize), *argv]
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -150,8 +166,8 @@ def _execute(argv: list[str], cwd: str, env: dict[str, str], timeout: float, cap
     logs = Path(env["TMPDIR"]).parent
     with (logs / "stdout").open("wb") as out, (logs / "stderr").open("wb") as err:
         proc = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-            start_new_session=True, preexec_fn=lambda: _limits(cpu, FILE_LIMIT),
+            limited(argv, cpu, FILE_LIMIT), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+            stdout=out, stderr=err, start_new_session=True,
         )  # fmt: skip
         try:
             proc.wait(timeout=timeout)
