@@ -46,25 +46,45 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" HF_HUB_OFFLINE=1 TOKENIZERS_
 export PYTHONUNBUFFERED=1
 PY="${PYTHON:-python3}"
 
-if [ "${1:-}" = split ]; then
-  # a run carries the working tree too (about 11 MiB) beside its part, under 64 MiB in all
-  part_mb="${CARRY_PART_MB:-45}"
-  for w in .whl/*.whl; do
-    if [ "$(stat -c %s "$w")" -gt $((part_mb << 20)) ]; then
-      "$PY" bench/carry.py split "$w" --into .carry --part-mb "$part_mb" && rm "$w"
+# split_wheels WHL CARRY PART_MB: every wheel in WHL over PART_MB MiB -> checksummed parts
+split_wheels() {
+  local w
+  for w in "$1"/*.whl; do
+    if [ -e "$w" ] && [ "$(stat -c %s "$w")" -gt $(($3 << 20)) ]; then
+      "$PY" bench/carry.py split "$w" --into "$2" --part-mb "$3" && rm "$w"
     fi
   done
+}
+# join_parts CARRY WHL: parts carried over earlier runs (git-ignored, kept while the box stays
+# up) joined only when every part is there and matches its checksum, else the missing or
+# damaged one is named
+join_parts() {
+  local m
+  for m in "$1"/*.manifest.json; do
+    if [ -e "$m" ]; then "$PY" bench/carry.py join "$m" --into "$2"; fi
+  done
+}
+
+if [ "${1:-}" = split ]; then
+  # a run carries the working tree too (about 11 MiB) beside its part, under 64 MiB in all
+  split_wheels .whl .carry "${CARRY_PART_MB:-45}"
   exit 0
 fi
-# parts carried over earlier runs (git-ignored, kept while the box stays up): joined only when
-# every part is there and matches its checksum, else the missing or damaged one is named
-for m in .carry/*.manifest.json; do
-  [ -e "$m" ] && "$PY" bench/carry.py join "$m" --into .whl
-done
+join_parts .carry .whl
 quick=0
 for a in "$@"; do [ "$a" = --quick ] && quick=1; done
 
 if [ "$quick" = 1 ]; then
+  # the carry route on a 3 MiB stand-in wheel: split into 1 MiB parts, join, compare
+  trial="$(mktemp -d)"
+  mkdir -p "$trial/whl" && head -c 3000000 /dev/urandom >"$trial/whl/stand_in-0-py3-none-any.whl"
+  cp "$trial/whl/stand_in-0-py3-none-any.whl" "$trial/original"
+  split_wheels "$trial/whl" "$trial/carry" 1
+  join_parts "$trial/carry" "$trial/whl"
+  cmp -s "$trial/original" "$trial/whl/stand_in-0-py3-none-any.whl" ||
+    { echo "error: the carry route did not give back the stand-in wheel"; exit 1; }
+  echo "carry route: $(ls "$trial/carry" | grep -c part) parts split, joined and checked"
+  rm -rf "$trial"
   # the suite's check: every stage, tiny budgets, one stack, on the CPU; exits 0 only if the
   # table was printed
   dest="${OUT:-runs}/gpu-code-curves-quick"

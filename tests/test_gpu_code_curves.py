@@ -1,7 +1,8 @@
 """bench/gpu_code_curves.sh --quick runs the GPU recipe's stages on the CPU with tiny budgets
-(one stack, python: SFT, frontier, evals, sandbox-graded GRPO, --compare, the table; the
-episode row is skipped here), and the
-bench never grades outside the sandbox unless the unsafe local judge is named.
+(the carry route on a stand-in wheel; one stack, python: SFT, frontier, evals, sandbox-graded
+GRPO, --compare, the table; then the episode row: teachers, distillation, held-out evals, GRPO
+on episodes), and the bench never grades outside the sandbox unless the unsafe local judge is
+named.
 
 The end-to-end test needs Docker and the python image; RLVR_SKIP_DOCKER=1 skips it explicitly.
 It asserts the plumbing, never the learning figures."""
@@ -28,10 +29,10 @@ def _run(argv: list[str], out: Path, **env: str) -> subprocess.CompletedProcess[
 
 @pytest.mark.skipif(os.environ.get("RLVR_SKIP_DOCKER") == "1", reason="RLVR_SKIP_DOCKER=1")
 def test_quick_runs_every_stage_in_the_sandbox_and_prints_the_table(tmp_path: Path) -> None:
-    # the episode row (bench/agent_pipeline.py --quick, about 6 minutes of a lane here) is left
-    # out of the suite; tests/test_agent_pipeline.py checks its parts
-    run = _run(["bash", str(SCRIPT), "--quick", "--no-episodes"], tmp_path)
+    # the episode row (bench/agent_pipeline.py --quick) is about 6 minutes of this lane
+    run = _run(["bash", str(SCRIPT), "--quick"], tmp_path)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "carry route: 3 parts split, joined and checked" in run.stdout
     assert "judge: docker" in run.stdout and "unsafe" not in run.stdout
     assert "| synth-python |" in run.stdout and "pass@1 after GRPO" in run.stdout
     folder = tmp_path / "gpu-code-curves-quick"
@@ -44,7 +45,14 @@ def test_quick_runs_every_stage_in_the_sandbox_and_prints_the_table(tmp_path: Pa
     }  # fmt: skip
     summary = json.loads((folder / "python" / "eval-grpo" / "summary.json").read_text())
     assert summary["warnings"] == []
-    assert record["episodes"] is None and "episodes" not in record["not_run"]
+    episodes = record["episodes"]
+    assert "episodes: base -> distilled" in run.stdout and "| repair-python | grpo |" in run.stdout
+    assert {(r["env"], r["model"]) for r in episodes["rows"]} == {
+        ("repair-python", "base"), ("repair-python", "distil"), ("repair-python", "grpo"),
+        ("terminal", "base"), ("terminal", "distil"), ("synth-python", "base"),
+    }  # fmt: skip
+    assert set(episodes["kept"]) == {"reference", "served", "terminal"}
+    assert len(episodes["grpo_zero_var_frac"]) == 1
 
 
 def _bench(*argv: str, **env: str) -> subprocess.CompletedProcess[str]:
