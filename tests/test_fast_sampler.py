@@ -7,7 +7,8 @@ import torch
 
 from rlvr.errors import PolicyError
 from rlvr.policies.base import SamplingConfig
-from rlvr.policies.hf import STATIC_CACHE_SAFE, HFPolicy, _LogprobRecorder, static_cache_default
+from rlvr.policies.hf import HFPolicy, _LogprobRecorder
+from rlvr.policies.static_cache import STATIC_CACHE_SAFE, static_cache_default
 from rlvr.tiny import build_tiny
 
 PROMPTS = [

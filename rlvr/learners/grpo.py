@@ -40,7 +40,8 @@ from rlvr.learners.groups import (
 )
 from rlvr.learners.teacher import distil_advantages, load_teacher, mean_reverse_kl, teacher_scores
 from rlvr.learners.update import NonFiniteStreak, UpdateStats, policy_update
-from rlvr.policies.hf import HFPolicy, static_cache_default
+from rlvr.policies.hf import HFPolicy
+from rlvr.policies.static_cache import static_cache_default
 from rlvr.store import GroupStore
 
 RowCallback = Callable[[dict[str, Any]], None]

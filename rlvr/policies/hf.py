@@ -21,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-import transformers
-from packaging.version import Version
 from transformers import (
     LogitsProcessor,
     LogitsProcessorList,
@@ -38,6 +36,7 @@ from transformers import (
 from rlvr.errors import PolicyError
 from rlvr.policies.base import Prompt, SamplingConfig, TokenPrompt, check_g, label_ids
 from rlvr.policies.decode import decode, loop_supports
+from rlvr.policies.static_cache import dtype_error, static_cache_default, static_kv
 from rlvr.policies.stopping import (
     AnyStop,
     FenceStop,
@@ -48,17 +47,6 @@ from rlvr.policies.stopping import (
 from rlvr.types import Sample
 
 _PLAIN_TOKENIZERS = {"PreTrainedTokenizerFast", "TokenizersBackend"}
-
-# Before 5.24, transformers allocates a static cache's values in its keys' dtype. Under bf16
-# autocast the rotary embedding leaves the keys fp32 while the values are bf16, so the first
-# cached step fails (index_copy_: Float and BFloat16; seen on an H200 with 5.17). Older versions
-# decode with the dynamic cache unless static_cache is asked for by name.
-STATIC_CACHE_SAFE = Version(transformers.__version__).release >= (5, 24)
-
-
-def static_cache_default(device: torch.device | str) -> bool:
-    """Whether a policy on `device` decodes with the static KV cache when not told."""
-    return torch.device(device).type == "cuda" and STATIC_CACHE_SAFE
 
 
 def load_tokenizer(name_or_path: str) -> PreTrainedTokenizerBase:
@@ -271,29 +259,6 @@ class HFPolicy:
             return None
         return parts[0] if len(parts) == 1 else AnyStop(parts)
 
-    def _static_kv(self, rows: int, length: int) -> dict[str, Any]:
-        """generate's cache argument: one static KV cache, reset and reused while the shape holds.
-
-        The same cache tensors on every call let the compiled forward replay its CUDA graph
-        instead of recording it again (torch stops using a graph re-recorded too often). It
-        stays allocated between steps: 2 x layers x rows x length x kv-heads x head-dim values,
-        about 0.2 GB for the 0.5B shape at 64 x 288 in bf16.
-        """
-        import inspect
-
-        from transformers import StaticCache
-
-        if self._kv is not None and self._kv[0] == (rows, length):
-            cache = self._kv[1]
-            cache.reset()
-        else:
-            self._kv = None  # drop the old shape's tensors before allocating the new
-            cache = StaticCache(config=self.model.config, max_cache_len=length)
-            self._kv = ((rows, length), cache)
-        # transformers 5.24 renamed generate's `past_key_values` to `cache`
-        name = "cache" if "cache" in inspect.signature(self.model.forward).parameters else None
-        return {name or "past_key_values": cache}
-
     def _processors(self, sampling: SamplingConfig, recorder: _LogprobRecorder) -> list[Any]:
         procs: list[Any] = []
         if sampling.temperature > 0:
@@ -326,13 +291,10 @@ class HFPolicy:
             try:
                 return self._decode_rows(input_ids, mask, g, sampling)
             except RuntimeError as err:
-                if not (self.static_cache and "same dtype" in str(err)):
+                fix = dtype_error(err) if self.static_cache else None
+                if fix is None:
                     raise
-                raise PolicyError(
-                    f"the static KV cache of transformers {transformers.__version__} cannot hold "
-                    f"this model's keys and values under autocast ({err})",
-                    fix="upgrade transformers to 5.24 or later, or set static_cache = false",
-                ) from err
+                raise fix from err
 
     def _loop_rows(
         self, input_ids: torch.Tensor, mask: torch.Tensor, g: int, sampling: SamplingConfig
@@ -364,7 +326,11 @@ class HFPolicy:
         tracker = StopTracker(prompt_len, rows, stop) if stop is not None else None
         device = self.model.device
         max_new = self.max_new_tokens(sampling)
-        extra = self._static_kv(rows, prompt_len + max_new) if self.static_cache else {}
+        extra: dict[str, Any] = {}
+        if self.static_cache:
+            if self._kv is not None and self._kv[0] != (rows, prompt_len + max_new):
+                self._kv = None  # drop the old shape's tensors before allocating the new
+            self._kv, extra = static_kv(self.model, self._kv, rows, prompt_len + max_new)
         sequences = self.model.generate(
             # rows repeated here rather than num_return_sequences, which greedy decoding refuses
             input_ids=input_ids.repeat_interleave(g, dim=0).to(device),
