@@ -311,3 +311,38 @@ def test_tool_calls_and_results_become_structured_messages_with_paired_ids() -> 
     )
     assert (second["tool_call_id"], second["content"]) == (ids[1], "exit code 0\n/app")
     assert out[5:] == messages[5:]  # a turn whose call does not read stays text, its error too
+
+
+def _one_choice(choice: Any) -> Callable[[dict[str, Any]], tuple[int, dict[str, Any]]]:
+    return lambda req: (200, {"choices": [choice] * req.get("n", 1)})
+
+
+def test_openai_policy_reads_content_parts_and_runaway_call_arguments(serve) -> None:
+    parts = {"message": {"content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]}}
+    deep = "[" * 200_000
+    runaway = {"message": {"content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "submit", "arguments": deep}},
+        "not a call", {"function": 7},
+    ]}}  # fmt: skip
+    (got,) = OpenAIPolicy(serve(_one_choice(parts)).url, model="m").sample(
+        ["x"], 1, SamplingConfig()
+    )
+    assert got[0].text == "ab"
+    (got,) = OpenAIPolicy(serve(_one_choice(runaway)).url, model="m").sample(
+        ["x"], 1, SamplingConfig()
+    )
+    assert got[0].text.startswith('\n<tool_call>{"name": "submit", "arguments": [[[')
+
+
+@pytest.mark.parametrize(
+    ("choice", "needle"),
+    [
+        (None, "not a chat completion choice"),
+        ({"message": "hi"}, "not a chat completion choice"),
+        ({"message": {"content": 12345, "tool_calls": "submit"}}, "content of type int"),
+    ],
+)
+def test_openai_policy_names_a_reply_it_cannot_read(serve, choice: Any, needle: str) -> None:
+    policy = OpenAIPolicy(serve(_one_choice(choice)).url, model="m")
+    with pytest.raises(PolicyError, match=needle):
+        policy.sample(["x"], 1, SamplingConfig())

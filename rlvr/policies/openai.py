@@ -166,11 +166,18 @@ class OpenAIPolicy:
             samples = [cut_at_first_fence(s, choices[j]) for j, s in enumerate(samples)]
         return samples
 
-    def _to_sample(self, choice: dict[str, Any], task_id: str, index: int) -> Sample:
+    def _to_sample(self, choice: Any, task_id: str, index: int) -> Sample:
+        if not isinstance(choice, dict) or not isinstance(choice.get("message") or {}, dict):
+            raise PolicyError(
+                f"policy server {self.base_url} sent a choice that is not a chat completion "
+                f"choice with a message object: {json.dumps(choice)[:200]}",
+                "check that the server speaks OpenAI's chat completions format",
+            )
         message = choice.get("message") or {}
         if message.get("tool_calls"):
             self.calls_tools = True
-        text = (message.get("content") or "") + structured_calls(message.get("tool_calls"))
+        text = content_text(message.get("content"), self.base_url)
+        text += structured_calls(message.get("tool_calls"))
         if not text.strip():
             self.unreadable += 1
             if self.unreadable == 1:
@@ -240,17 +247,33 @@ class OpenAIPolicy:
         )
 
 
+def content_text(content: Any, server: str) -> str:
+    """A message's content as text: a string, or a list of text parts (OpenAI's content-part
+    form, which some compatible servers send)."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    if isinstance(content, list):
+        parts = [p.get("text") for p in content if isinstance(p, dict)]
+        return "".join(t for t in parts if isinstance(t, str))
+    raise PolicyError(
+        f"policy server {server} sent message content of type {type(content).__name__}, not "
+        "text or a list of text parts",
+        "check that the server speaks OpenAI's chat completions format",
+    )
+
+
 def structured_calls(calls: Any) -> str:
     """A server's structured `tool_calls` (OpenAI's format, as vLLM with automatic tool choice
     returns them) as `<tool_call>` lines the episode loop reads; arguments that are not JSON
     stay as written, so the loop answers with the parse problem instead of dropping the call."""
     lines = []
     for call in calls if isinstance(calls, list) else []:
-        fn = (call or {}).get("function") or {}
+        fn = call.get("function") if isinstance(call, dict) else None
+        fn = fn if isinstance(fn, dict) else {}
         raw = fn.get("arguments")
         try:
             args = json.loads(raw) if isinstance(raw, str) else (raw or {})
-        except ValueError:
+        except (ValueError, RecursionError):  # runaway nesting is as unreadable as bad JSON
             lines.append(f'<tool_call>{{"name": {json.dumps(fn.get("name"))}, "arguments": {raw}}}'
                          "</tool_call>")  # fmt: skip
             continue
