@@ -13,6 +13,7 @@ around them) are masked as the learners mask them.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -76,9 +77,21 @@ def run_distil(
     lm, tokenizer = load_pretrained(model_dir, device=device)
     if config.lora:
         lm = add_lora(lm, config)
-    encoded = encode_episodes(tokenizer, env, pairs, max_length_of(lm, config))
+    limit = max_length_of(lm, config)
+    encoded = encode_episodes(tokenizer, env, pairs, limit)
+    cut = sum(len(ids) == limit for ids, _ in encoded)
+    if cut:
+        print(
+            f"warning: {cut} of {len(encoded)} episodes are longer than {limit} tokens and "
+            "were cut there: their later turns (the verified fix, the submit) are not "
+            "trained; collect shorter episodes (a lower observation_chars, fewer turns) or "
+            "set SFTConfig.max_length for a longer context",
+            file=sys.stderr,
+            flush=True,
+        )
     counts = {
         "episodes": len(encoded),
+        "episodes_cut": cut,
         "tasks": len({t.id for t, _ in pairs}),
         "tokens_trained": sum(sum(x != IGNORE for x in labels) for _, labels in encoded),
         "tokens_masked": sum(sum(x == IGNORE for x in labels) for _, labels in encoded),

@@ -67,12 +67,16 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) 
     trained = [t for t, label in zip(ids, labels, strict=True) if label != IGNORE]
     assert trained == [t for t, m in zip(episode, mask, strict=True) if m]
 
+    full = [encode_episode(tokenizer, env, t, s, 10**6) for t, s in kept]
     out = tmp_path / "student"
     args = ["sft", "-e", env.name, "--episodes", str(groups), "--model", "tiny"]
     result = runner.invoke(app, [*args, "--steps", "2", "--batch-size", "2", "--out", str(out)])
     assert result.exit_code == 0, result.output
     record = json.loads(result.stdout.strip().splitlines()[-1])
     assert record["episodes"] == 2 and record["tasks"] == 2 and record["tokens_trained"] > 0
+    # tiny's 512 positions cut these episodes: said and counted, never silent
+    assert record["episodes_cut"] == sum(len(i) > 512 for i, _ in full)
+    assert (record["episodes_cut"] > 0) == ("were cut there" in result.output)
     saved = json.loads((out / "sft.json").read_text())
     assert saved["episodes_file"] == str(groups) and (out / "config.json").exists()
 
