@@ -13,6 +13,7 @@ template would render them. With a tool template (rlvr.policies.tool_template) a
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -28,23 +29,27 @@ def verified_episodes(
     path: str | Path, env: Environment, min_reward: float = 1.0, best_of: int = 1
 ) -> list[tuple[Task, Sample]]:
     """The stored episodes of `env` whose verdict is scored with at least `min_reward`, at most
-    `best_of` per task (highest reward first, then fewest turns), in store order."""
+    `best_of` per task across the whole file (highest reward first, then fewest turns, then
+    the earliest), tasks in the order they first pass."""
     store = Path(path)
     if not store.exists():
         raise RlvrError(f"no groups file at {store}", "collect teacher episodes first: rlvr "
                         "rollout --env ENV --model TEACHER --out FILE")  # fmt: skip
     tasks = {t.id: t for t in env.tasks()}
-    kept: list[tuple[Task, Sample]] = []
+    # per task over the whole file: a task's groups may come from several rollouts or steps
+    by_task: dict[str, list[tuple[float, int, int, Sample]]] = {}
+    order = itertools.count()
     for group in GroupStore(store):
         if group.env != env.name or group.task_id not in tasks:
             continue
-        passed = [
-            (v.reward or 0.0, len(s.episode.turns), k, s)
-            for k, (s, v) in enumerate(zip(group.samples, group.verdicts, strict=True))
-            if s.episode is not None and v.is_scored and (v.reward or 0.0) >= min_reward
-        ]
+        for s, v in zip(group.samples, group.verdicts, strict=True):
+            if s.episode is not None and v.is_scored and (v.reward or 0.0) >= min_reward:
+                rank = (v.reward or 0.0, len(s.episode.turns), next(order), s)
+                by_task.setdefault(group.task_id, []).append(rank)
+    kept: list[tuple[Task, Sample]] = []
+    for task_id, passed in by_task.items():
         passed.sort(key=lambda x: (-x[0], x[1], x[2]))
-        kept += [(tasks[group.task_id], s) for *_, s in passed[:best_of]]
+        kept += [(tasks[task_id], s) for *_, s in passed[:best_of]]
     return kept
 
 
