@@ -64,7 +64,9 @@ class GroupStore:
                 raise StoreError(
                     f"{self.path}:{lineno}: not a scored group ({e.error_count()} errors: "
                     f"{e.errors()[0]['msg']})",
-                    "this file was not written by rlvr; point --out at a new file",
+                    f"a groups file holds one scored group per line, as rlvr writes them: "
+                    f"repair or remove line {lineno} of {self.path.name}, or, where it is an "
+                    "output, point --out at a new file",
                 ) from None
 
     def keys(self) -> set[tuple[str, str, int | None]]:

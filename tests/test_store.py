@@ -46,7 +46,7 @@ def test_torn_last_line_is_ignored_and_cut_before_appending(tmp_path):
 def test_corrupt_middle_line_is_a_clear_error(tmp_path):
     path = tmp_path / "g.jsonl"
     path.write_text('{"not": "a group"}\n' + group("a").model_dump_json() + "\n")
-    with pytest.raises(StoreError, match="g.jsonl:1: not a scored group"):
+    with pytest.raises(StoreError, match="g.jsonl:1: not a scored group.*remove line 1 of g"):
         list(GroupStore(path))
 
 
