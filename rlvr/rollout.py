@@ -209,7 +209,11 @@ def run_pipeline(
                 settle(limit)
                 batch = list(tasks[start : start + config.batch_tasks])
                 t0 = time.perf_counter()
-                groups, judged = sample_batch(env, policy, batch, config, b)
+                try:
+                    groups, judged = sample_batch(env, policy, batch, config, b)
+                except Exception:
+                    settle(0)  # the policy failed: what it already answered is stored first
+                    raise
                 times.generate_s += time.perf_counter() - t0
                 pending.extend(
                     pool.submit(grade, t, s, j)

@@ -126,6 +126,40 @@ def test_grading_overlaps_generation(tmp_path) -> None:
     assert len(store) == 2
 
 
+def test_a_failing_policy_stops_the_run_after_storing_what_it_already_answered(
+    tmp_path,
+) -> None:
+    """A teacher server that breaks mid-run must not cost the episodes it already answered:
+    groups still queued for grading are graded and stored before the error ends the run."""
+    from rlvr.errors import PolicyError
+
+    release = threading.Event()
+
+    class GatedGrader(WordGrader):
+        def grade_group(self, task: Task, answers: Sequence[str]) -> list[Verdict]:
+            release.wait(timeout=20)
+            return super().grade_group(task, answers)
+
+    ids = [f"t{i}" for i in range(8)]
+    env = word_env(ids, GatedGrader())
+    inner = replay(tmp_path, {i: ["right"] for i in ids})
+
+    class BreakingPolicy:
+        name = "breaking"
+
+        def sample(self, prompts, g, sampling, task_ids=None):  # type: ignore[no-untyped-def]
+            if task_ids and task_ids[0] == "t4":  # the second batch: the server breaks
+                release.set()
+                raise PolicyError("policy server sent garbage", "check the server")
+            return inner.sample(prompts, g, sampling, task_ids)
+
+    store = GroupStore(tmp_path / "groups.jsonl")
+    config = RolloutConfig(g=1, batch_tasks=4, grade_workers=1)
+    with pytest.raises(PolicyError, match="garbage"):
+        collect(env, BreakingPolicy(), config, store)
+    assert sorted(g.task_id for g in GroupStore(tmp_path / "groups.jsonl")) == ids[:4]
+
+
 def test_collect_resumes_from_the_store_without_duplicates(tmp_path) -> None:
     env = word_env([f"t{i}" for i in range(6)])
     policy = replay(tmp_path, {f"t{i}": ["right", "wrong"] for i in range(6)})
