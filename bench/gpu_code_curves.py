@@ -81,6 +81,22 @@ def choose_judge(unsafe_flag: bool) -> str:
     )
 
 
+def with_overrides(recipe: sc.Recipe, pairs: list[str]) -> sc.Recipe:
+    """The recipe with `--set KEY=VALUE` budgets applied, checked by the Recipe model, so a
+    short lease (15 device minutes) can run every stage on smaller budgets."""
+    update: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--set {pair!r}: write KEY=VALUE, for example --set steps=12")
+        update[key.strip()] = value.strip()
+    try:
+        return sc.Recipe.model_validate({**recipe.model_dump(), **update})
+    except ValueError as err:
+        fields = ", ".join(sc.Recipe.model_fields)
+        raise SystemExit(f"--set: {err}\n(the recipe's fields: {fields})") from None
+
+
 def make_run(args: argparse.Namespace, out: Path, stack: str) -> sc.StackRun:
     """The stack's StackRun with this bench's model, recipe and GRPO settings."""
     import torch
@@ -93,7 +109,7 @@ def make_run(args: argparse.Namespace, out: Path, stack: str) -> sc.StackRun:
     if args.lora_rank:
         settings.update(lora_rank=args.lora_rank, lr=args.lora_lr)
     run.grpo_settings = settings if cuda else ({"lora_rank": 2} if args.lora_rank else {})
-    recipe = sc.Recipe.quick() if args.quick else gpu_recipe(stack)
+    recipe = with_overrides(sc.Recipe.quick() if args.quick else gpu_recipe(stack), args.set)
     sc.StackRun.__init__(run, out, stack, recipe)
     return run
 
@@ -109,6 +125,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     ap.add_argument("--lora-lr", type=float, default=2e-5, help="GRPO lr with --lora-rank.")
     ap.add_argument("--no-episodes", action="store_true", help="Skip the episode row.")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="Override a recipe budget (repeatable): --set steps=12 --set test_samples=2.",
+    )
     ap.add_argument(
         "--unsafe-local-judge",
         action="store_true",
