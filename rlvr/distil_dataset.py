@@ -15,6 +15,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +25,17 @@ from rlvr.env import Environment
 from rlvr.episodes.run import EpisodeRunner
 from rlvr.errors import RlvrError
 from rlvr.store import GroupStore
-from rlvr.types import Sample, Task
+from rlvr.types import Sample, Task, Verdict
 
 
 def verified_episodes(
     path: str | Path, env: Environment, min_reward: float = 1.0, best_of: int = 1
 ) -> list[tuple[Task, Sample]]:
-    """The stored episodes of `env` whose verdict is scored with at least `min_reward`, at most
+    """The stored episodes of `env` whose verdict is scored with a finite reward of at least
+    `min_reward` (and passed, unless a `min_reward` below 1 asks for partial credit), at most
     `best_of` per task across the whole file (highest reward first, then fewest turns, then
-    the earliest), tasks in the order they first pass."""
+    the earliest), tasks in the order they first pass. What is left out is counted on stderr,
+    so a file of the wrong environment or of failed episodes is never a silent empty set."""
     store = Path(path)
     if not store.exists():
         raise RlvrError(f"no groups file at {store}", "collect teacher episodes first: rlvr "
@@ -39,18 +44,46 @@ def verified_episodes(
     # per task over the whole file: a task's groups may come from several rollouts or steps
     by_task: dict[str, list[tuple[float, int, int, Sample]]] = {}
     order = itertools.count()
+    left_out: Counter[str] = Counter()
     for group in GroupStore(store):
-        if group.env != env.name or group.task_id not in tasks:
+        n = len(group.samples)
+        if group.env != env.name:
+            left_out[f"of environment {group.env!r}"] += n
+            continue
+        if group.task_id not in tasks:
+            left_out[f"of tasks {env.name!r} does not have"] += n
             continue
         for s, v in zip(group.samples, group.verdicts, strict=True):
-            if s.episode is not None and v.is_scored and (v.reward or 0.0) >= min_reward:
-                rank = (v.reward or 0.0, len(s.episode.turns), next(order), s)
-                by_task.setdefault(group.task_id, []).append(rank)
+            why = _left_out(s, v, min_reward)
+            if why:
+                left_out[why] += 1
+                continue
+            rank = (float(v.reward or 0.0), len(s.episode.turns), next(order), s)  # type: ignore[union-attr]
+            by_task.setdefault(group.task_id, []).append(rank)
     kept: list[tuple[Task, Sample]] = []
     for task_id, passed in by_task.items():
         passed.sort(key=lambda x: (-x[0], x[1], x[2]))
         kept += [(tasks[task_id], s) for *_, s in passed[:best_of]]
+    if left_out:
+        what = ", ".join(f"{n} {why}" for why, n in left_out.most_common())
+        print(f"{store}: left out {what}", file=sys.stderr, flush=True)
     return kept
+
+
+def _left_out(sample: Sample, verdict: Verdict, min_reward: float) -> str | None:
+    """Why an episode is no teacher (None: it is one)."""
+    if sample.episode is None:
+        return "answers that are not episodes"
+    if not verdict.is_scored:
+        return "masked episodes"
+    reward = float(verdict.reward or 0.0)
+    if not math.isfinite(reward):
+        return "episodes with a non-finite reward"
+    if reward < min_reward:
+        return f"episodes below --min-reward {min_reward}"
+    if not verdict.passed and min_reward >= 1.0:
+        return "episodes the judge failed despite their reward"
+    return None
 
 
 def conversation(env: Environment, task: Task, sample: Sample) -> list[dict[str, Any]]:

@@ -48,11 +48,29 @@ def teacher_groups(tmp_path: Path) -> tuple[Environment, list[Task], Path, Path]
     return env, chosen, replay, groups
 
 
-def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path) -> None:
+def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path, capsys) -> None:
     env, chosen, replay, groups = teacher_groups(tmp_path)
     runner = CliRunner()
 
     kept = verified_episodes(groups, env)
+    assert "left out 2 episodes below --min-reward 1.0" in capsys.readouterr().err
+    # what is no teacher is counted, never silently dropped or kept
+    rows = [json.loads(x) for x in groups.read_text().splitlines()]
+    odd = [{**rows[0], "env": "math"}, {**rows[0], "task_id": "no/such-task"}]
+    for reward, passed in ((float("nan"), True), (1.0, False)):
+        verdict = {**rows[1]["verdicts"][0], "reward": reward, "passed": passed}
+        odd.append({**rows[1], "verdicts": [verdict, *rows[1]["verdicts"][1:]]})
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join(json.dumps(r) + "\n" for r in odd))
+    assert verified_episodes(mixed, env) == []
+    said = capsys.readouterr().err
+    for needle in (
+        "2 of environment 'math'",
+        "2 of tasks 'repair-python' does not have",
+        "1 episodes with a non-finite reward",
+        "the judge failed despite",
+    ):
+        assert needle in said, said
     twice = tmp_path / "twice.jsonl"  # the same rollout appended twice: still best-of per task
     twice.write_text(groups.read_text() * 2)
     assert [t.id for t, _ in verified_episodes(twice, env)] == [t.id for t, _ in kept]

@@ -12,7 +12,7 @@ import torch
 from rlvr.env import Environment
 from rlvr.episodes.run import EpisodeRunner, env_turn_ids, episode_ids
 from rlvr.episodes.session import EpisodeSpec
-from rlvr.episodes.tools import read_calls, tools_prompt
+from rlvr.episodes.tools import MAX_CALL_CHARS, MAX_CALLS_PER_TURN, read_calls, tools_prompt
 from rlvr.policies.base import SamplingConfig, TokenPrompt
 from rlvr.policies.replay import ReplayPolicy, episode_label, split_label
 from rlvr.types import Observation, Sample, Task, ToolCall, Verdict
@@ -77,6 +77,18 @@ def test_one_bad_call_makes_the_whole_turn_unusable() -> None:
     )
     got = read_calls(text, TOOLS)
     assert got.calls == [] and "required" in (got.problem or "")
+
+
+def test_a_turn_of_too_many_or_too_long_calls_runs_none_of_them() -> None:
+    """Thousands of calls, or megabytes of arguments, would hold the rollout for hours or fill
+    its memory: the turn runs nothing and the model is told the limit."""
+    call = '<tool_call>{"name": "bash", "arguments": {"command": "ls"}}</tool_call>\n'
+    assert len(read_calls(call * MAX_CALLS_PER_TURN, TOOLS).calls) == MAX_CALLS_PER_TURN
+    many = read_calls(call * 100, TOOLS)
+    assert many.calls == [] and f"at most {MAX_CALLS_PER_TURN}" in (many.problem or "")
+    huge = json.dumps({"name": "write_file", "arguments": {"path": "a", "content": "x" * 10**7}})
+    long = read_calls(f"<tool_call>{huge}</tool_call>", TOOLS)
+    assert long.calls == [] and f"at most {MAX_CALL_CHARS:,}" in (long.problem or "")
 
 
 def test_the_prompt_names_the_tools_and_the_format() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import torch
 
+from rlvr.episodes.tools import read_calls
 from rlvr.errors import PolicyError
 from rlvr.models import make_policy, resolve_model
 from rlvr.policies.base import SamplingConfig
@@ -346,3 +347,18 @@ def test_openai_policy_names_a_reply_it_cannot_read(serve, choice: Any, needle: 
     policy = OpenAIPolicy(serve(_one_choice(choice)).url, model="m")
     with pytest.raises(PolicyError, match=needle):
         policy.sample(["x"], 1, SamplingConfig())
+
+
+def test_openai_policy_cuts_a_reply_of_megabytes_as_a_turn_at_its_limit(serve, capsys) -> None:
+    """A 14 MB call argument once took a rollout to 5.5 GB: the reply is cut, counted and
+    warned about, and the episode loop then answers that the call cannot be read."""
+    huge = json.dumps({"code": "x = 1\n" * 2_500_000})
+    choice = {"message": {"content": None, "tool_calls": [
+        {"id": "c", "type": "function", "function": {"name": "submit", "arguments": huge}},
+    ]}, "finish_reason": "tool_calls"}  # fmt: skip
+    policy = OpenAIPolicy(serve(_one_choice(choice)).url, model="m", max_turn_chars=50_000)
+    (got,) = policy.sample(["x"], 2, SamplingConfig())
+    assert [len(s.text) for s in got] == [50_000, 50_000]
+    assert {s.finish_reason for s in got} == {"length"} and policy.oversized == 2
+    assert "cut at 50,000" in capsys.readouterr().err
+    assert read_calls(got[0].text, ["submit"]).calls == []

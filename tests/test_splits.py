@@ -152,6 +152,25 @@ def test_cli_rollout_and_envs_show_use_the_split(tmp_path: Path) -> None:
     assert split["test"] == len(env.tasks_in("test")) and split["test_fraction"] == 0.3
 
 
+def test_cli_rollout_refuses_to_resume_an_out_under_other_settings(tmp_path: Path) -> None:
+    """Resuming with another model, G or environment would mix two runs' groups in one file
+    with nothing to tell them apart."""
+    env = rlvr.load_env("math")
+    replay = tmp_path / "answers.jsonl"
+    replay.write_text("".join(json.dumps({"task_id": t.id, "completion": "\\boxed{1}"}) + "\n"
+                              for t in env.tasks()))  # fmt: skip
+    out = tmp_path / "groups.jsonl"
+    argv = ["rollout", "--env", "math", "--model", f"replay:{replay}", "--n-tasks", "2",
+            "--out", str(out)]  # fmt: skip
+    assert CliRunner().invoke(app, [*argv, "-G", "1"]).exit_code == 0
+    again = CliRunner().invoke(app, [*argv, "-G", "1", "--n-tasks", "3"])
+    assert again.exit_code == 0 and json.loads(again.stdout.splitlines()[-1])["skipped"] == 2
+    other = CliRunner().invoke(app, [*argv, "-G", "2"])
+    said = " ".join(f"{other.output} {other.exception}".split())
+    assert other.exit_code != 0 and "group_size 1 -> 2" in said and "new --out" in said
+    assert len(out.read_text().splitlines()) == 3
+
+
 def test_a_tasks_file_of_the_other_split_names_the_split(tmp_path: Path) -> None:
     env = rlvr.load_env("synth-python")
     held = env.tasks_in("test")[:3]

@@ -117,3 +117,19 @@ def test_answers_run_under_cpu_and_file_size_limits_without_forking_the_parent(
     )
     assert write.returncode != 0 and b"File too large" in write.stderr
     assert (tmp_path / "f").stat().st_size <= 1 << 20
+
+
+def test_an_output_flood_on_either_stream_is_an_output_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A flood on stderr (stopped by the file-size limit) is judged as the sandbox judges it,
+    past the output limit, not as an answer that did not build."""
+    monkeypatch.setenv(ENV_VAR, "1")
+    env = rlvr.load_env("synth-python")
+    task = env.tasks_in("test")[0]
+    flood = "```python\nimport sys\nwhile True:\n    sys.{}.write('x' * 65536)\n```"
+    verdicts = env.grader.grade_group(task, [flood.format("stderr"), flood.format("stdout")])
+    assert [v.passed for v in verdicts] == [False, False]
+    assert [v.cause for v in verdicts] == ["output_limit", "output_limit"], [
+        v.reason for v in verdicts
+    ]

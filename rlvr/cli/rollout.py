@@ -6,8 +6,9 @@ progress bar (groups done, reward mean, zero-variance rate, grading backlog) goe
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -76,6 +77,9 @@ def rollout(
 
     use_env_paths(env_path)
     get_estimator(estimator)
+    same_run(out, {"env": env, "model": model, "group_size": g, "temperature": temperature,
+                   "top_p": top_p, "max_new_tokens": max_new_tokens, "seed": seed,
+                   "estimator": estimator, "served_model": served_model})  # fmt: skip
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     if model == REFERENCE_SPEC:
@@ -114,3 +118,28 @@ def reference_teacher(environment: Environment, chosen: list[Task], out: Path, g
         typer.echo(f"--model reference: {len(chosen) - len(covered)} task(s) without a reference "
                    "are left out", err=True)  # fmt: skip
     return f"replay:{script}", covered
+
+
+def same_run(out: Path, settings: dict[str, Any]) -> None:
+    """Refuses to resume `out` under other settings (another model, G, environment...): the new
+    groups would join the old ones in one file with nothing to tell them apart. The settings
+    of the run that began the file are kept beside it (OUT.run.json)."""
+    record = out.with_name(out.name + ".run.json")
+    if record.is_file():
+        try:
+            before = json.loads(record.read_text(encoding="utf-8"))
+        except ValueError:
+            before = None
+        if not isinstance(before, dict):
+            raise RlvrError(f"{record} (the settings --out {out} was begun with) is not JSON",
+                            f"delete {record} if {out} holds only this run's groups")  # fmt: skip
+        changed = {k: (before.get(k), v) for k, v in settings.items() if before.get(k) != v}
+        if changed:
+            what = "; ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
+            raise RlvrError(
+                f"--out {out} holds groups of another run ({what}); resuming would mix them",
+                f"give a new --out, or rerun with the settings in {record}",
+            )
+    elif not (out.is_file() and out.stat().st_size):  # a file begun before OUT.run.json stays
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(settings, indent=1), encoding="utf-8")

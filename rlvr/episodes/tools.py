@@ -106,6 +106,12 @@ def tools_prompt(names: list[str], descriptions: dict[str, str] | None = None) -
 
 
 _CALL_FENCES = ("", "json", "json5", "tool_call", "tool_calls")
+MAX_CALLS_PER_TURN = 16
+"""A turn with more calls runs none of them: thousands of calls would hold the episode (and
+the whole rollout) for hours of tool time."""
+MAX_CALL_CHARS = 256_000
+"""A turn whose call text is longer runs none of it: a program or file written through a call
+is far smaller, and megabytes of arguments would be parsed, stored and sent back each turn."""
 
 
 @dataclass
@@ -142,9 +148,16 @@ def read_calls(text: str, offered: list[str]) -> TurnCalls:
     All-or-nothing, as the tool-call grader: one broken or invalid call makes the turn's calls
     unusable (`problem` says which and why), so a half-valid turn never acts on its good half.
     """
-    parsed = parse_calls(without_code(text))
+    text = without_code(text)
+    if len(text) > MAX_CALL_CHARS:
+        return TurnCalls([], f"your turn's tool calls are {len(text):,} characters; at most "
+                             f"{MAX_CALL_CHARS:,} are read: write less per call")  # fmt: skip
+    parsed = parse_calls(text)
     if parsed.calls is None:
         return TurnCalls([], f"could not read your tool call: {parsed.problem}")
+    if len(parsed.calls) > MAX_CALLS_PER_TURN:
+        return TurnCalls([], f"{len(parsed.calls)} tool calls in one turn; at most "
+                             f"{MAX_CALLS_PER_TURN} are run: spread them over turns")  # fmt: skip
     schemas = functions(tool_schemas(offered))
     calls = []
     for raw in parsed.calls:

@@ -61,6 +61,7 @@ class OpenAIPolicy:
         backoff_s: float = 0.5,
         timeout_s: float = 300.0,
         token_ids: bool = False,
+        max_turn_chars: int = 1_000_000,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.name = base_url
@@ -76,6 +77,10 @@ class OpenAIPolicy:
         it as `role: "tool"` messages (a text-only server keeps reading them as text)."""
         self.unreadable = 0
         """Choices with neither content nor tool calls (warned about once)."""
+        self.max_turn_chars = max_turn_chars
+        self.oversized = 0
+        """Choices longer than max_turn_chars, cut there as a turn at its token limit (warned
+        about once): a reply of megabytes would be kept, parsed and sent back every turn."""
 
     def sample(
         self,
@@ -185,13 +190,21 @@ class OpenAIPolicy:
                       f"content nor tool calls (finish_reason {choice.get('finish_reason')!r}); "
                       "it counts as an empty turn", file=sys.stderr, flush=True)  # fmt: skip
         content = (choice.get("logprobs") or {}).get("content") or None
+        reason = choice.get("finish_reason")
+        if len(text) > self.max_turn_chars:
+            self.oversized += 1
+            if self.oversized == 1:
+                print(f"warning: policy server {self.base_url} sent a choice of {len(text):,} "
+                      f"characters; it is cut at {self.max_turn_chars:,} as a turn at its "
+                      "token limit (OpenAIPolicy(max_turn_chars=...))", file=sys.stderr,
+                      flush=True)  # fmt: skip
+            text, content, reason = text[: self.max_turn_chars], None, "length"
         logprobs = [float(t["logprob"]) for t in content] if content else None
         token_ids: list[int] | None = None
         if content:
             parsed = [_token_id(str(t.get("token", ""))) for t in content]
             if all(x is not None for x in parsed):
                 token_ids = parsed  # type: ignore[assignment]
-        reason = choice.get("finish_reason")
         return Sample(
             task_id=task_id,
             index=index,

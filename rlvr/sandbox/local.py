@@ -3,7 +3,9 @@
 For a machine that has no Docker (a rented GPU box) where the user still wants the function
 judge's verdicts. It is NEVER a default and never a fallback: it runs only when the environment
 variable `RLVR_UNSAFE_LOCAL_JUDGE=1` names it. An answer then runs with the user's own rights:
-it can read and write their files, reach the network and outlive its job. Only the four stacks
+it can read and write their files, reach the network, and outlive its job: killing the job's
+process group misses a process that left it with `setsid()`, and as root with CAP_SYS_RESOURCE
+an answer can raise its own hard rlimits. Only the four stacks
 whose drivers are known here (python, javascript, go, rust) can run, each only when its
 toolchain is on the host's PATH. What it keeps of the sandbox: one fresh temporary folder per
 job (HOME and TMPDIR point into it, removed afterwards), a wall-clock limit that kills the
@@ -158,6 +160,11 @@ def _expand(value: str, places: dict[str, str]) -> str:
     return value
 
 
+def _head(path: Path, n: int) -> bytes:
+    with path.open("rb") as fh:
+        return fh.read(n)
+
+
 def _execute(argv: list[str], cwd: str, env: dict[str, str], timeout: float, cap: int) -> dict:
     """Run argv with stdout and stderr in files (the file-size rlimit caps them, so an answer
     that prints forever fills no memory and holds no pipe open), killed with its group at the
@@ -177,11 +184,15 @@ def _execute(argv: list[str], cwd: str, env: dict[str, str], timeout: float, cap
         with contextlib.suppress(ProcessLookupError):  # its children (a built binary) go too
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
-    stdout, stderr = (logs / "stdout").read_bytes(), (logs / "stderr").read_bytes()
+    sizes = [(logs / name).stat().st_size for name in ("stdout", "stderr")]
+    stdout, stderr = (_head(logs / name, cap) for name in ("stdout", "stderr"))
+    # the sandbox runner's rule: both streams together past 16 caps (a flood on stderr too, which
+    # the file-size limit stops with SIGXFSZ, is an output verdict, not a failed build)
+    flood = sum(sizes) > 16 * cap or max(sizes) >= FILE_LIMIT
     return {
-        "exit_code": proc.returncode, "stdout": stdout[:cap].decode("utf-8", "replace"),
-        "stderr": stderr[:cap].decode("utf-8", "replace"),
+        "exit_code": proc.returncode, "stdout": stdout.decode("utf-8", "replace"),
+        "stderr": stderr.decode("utf-8", "replace"),
         "duration_s": round(time.monotonic() - start, 4), "timed_out": timed_out,
-        "output_overflow": len(stdout) > cap, "lingering": [], "oom": False, "clean": True,
+        "output_overflow": flood, "lingering": [], "oom": False, "clean": True,
         "left_behind": [], "mode": "plain", "unsafe_local": True,
     }  # fmt: skip
