@@ -13,7 +13,6 @@ template would render them. With a tool template (rlvr.policies.tool_template) a
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import sys
@@ -33,17 +32,18 @@ def verified_episodes(
 ) -> list[tuple[Task, Sample]]:
     """The stored episodes of `env` whose verdict is scored with a finite reward of at least
     `min_reward` (and passed, unless a `min_reward` below 1 asks for partial credit), at most
-    `best_of` per task across the whole file (highest reward first, then fewest turns, then
-    the earliest), tasks in the order they first pass. What is left out is counted on stderr,
-    so a file of the wrong environment or of failed episodes is never a silent empty set."""
+    `best_of` per task across the whole file (highest reward first, then fewest turns, then by
+    text), in task-id order: a rollout stores groups as their grading finishes, so the file's
+    order differs between runs and must not change the student. What is left out is counted
+    on stderr, so a file of the wrong environment or of failed episodes is never a silent
+    empty set."""
     store = Path(path)
     if not store.exists():
         raise RlvrError(f"no groups file at {store}", "collect teacher episodes first: rlvr "
                         "rollout --env ENV --model TEACHER --out FILE")  # fmt: skip
     tasks = {t.id: t for t in env.tasks()}
     # per task over the whole file: a task's groups may come from several rollouts or steps
-    by_task: dict[str, list[tuple[float, int, int, Sample]]] = {}
-    order = itertools.count()
+    by_task: dict[str, list[tuple[float, int, str, Sample]]] = {}
     left_out: Counter[str] = Counter()
     for group in GroupStore(store):
         n = len(group.samples)
@@ -58,10 +58,10 @@ def verified_episodes(
             if why:
                 left_out[why] += 1
                 continue
-            rank = (float(v.reward or 0.0), len(s.episode.turns), next(order), s)  # type: ignore[union-attr]
+            rank = (float(v.reward or 0.0), len(s.episode.turns), s.text, s)  # type: ignore[union-attr]
             by_task.setdefault(group.task_id, []).append(rank)
     kept: list[tuple[Task, Sample]] = []
-    for task_id, passed in by_task.items():
+    for task_id, passed in sorted(by_task.items()):  # not file order, which grading sets
         passed.sort(key=lambda x: (-x[0], x[1], x[2]))
         kept += [(tasks[task_id], s) for *_, s in passed[:best_of]]
     if left_out:

@@ -74,6 +74,9 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path, 
     twice = tmp_path / "twice.jsonl"  # the same rollout appended twice: still best-of per task
     twice.write_text(groups.read_text() * 2)
     assert [t.id for t, _ in verified_episodes(twice, env)] == [t.id for t, _ in kept]
+    backwards = tmp_path / "backwards.jsonl"  # grading order sets the file's: not the student
+    backwards.write_text("".join(reversed(groups.read_text().splitlines(keepends=True))))
+    assert verified_episodes(backwards, env) == kept
     assert sorted(t.id for t, _ in kept) == sorted(t.id for t in chosen)  # the passed one each
     assert all(len(s.episode.turns) == 2 for _, s in kept)  # type: ignore[union-attr]
     # the loss goes exactly where the learners put it: the model's tokens, not the tool's
