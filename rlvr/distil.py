@@ -60,6 +60,7 @@ def run_distil(
     on_step: Callable[[int, float], None] | None = None,
     device: str | None = "cpu",
     base: str | None = None,
+    task_ids: set[str] | None = None,
 ) -> tuple[SFTResult, dict[str, int]]:
     """Fine-tune the model in `model_dir` on the verified episodes of the groups file
     `episodes` and save it to `out` (model, tokenizer, sft.json); also returns the counts
@@ -67,7 +68,7 @@ def run_distil(
     if env.episode is None:
         raise RlvrError(f"environment {env.name!r} has no episodes", "distil on an environment "
                         "with an [episode] table, or use rlvr sft on references")  # fmt: skip
-    pairs = verified_episodes(episodes, env, min_reward, best_of)
+    pairs = verified_episodes(episodes, env, min_reward, best_of, task_ids)
     if not pairs:
         raise RlvrError(
             f"no episode of {env.name!r} in {episodes} has a scored reward of at least "

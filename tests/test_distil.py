@@ -133,6 +133,27 @@ def test_exported_episodes_train_in_trls_sfttrainer_on_the_same_tokens(tmp_path:
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout.strip().splitlines()[-1]) == {"export": str(rows), "rows": 2,
                                                                   "tasks": 2}  # fmt: skip
+    # an export never overwrites a file: least of all the scored groups it reads
+    for target in (rows, groups):
+        again = runner.invoke(app, ["sft", "-e", env.name, "--episodes", str(groups), "--export",
+                                    "--out", str(target)])  # fmt: skip
+        assert again.exit_code != 0 and "would overwrite" in str(again.exception)
+    assert json.loads(groups.read_text().splitlines()[0])["env"] == env.name
+    # held-out episodes never reach a student: --split, --tasks, --n-tasks choose the tasks
+    first = tmp_path / "first.jsonl"
+    first.write_text((tmp_path / "tasks.jsonl").read_text().splitlines()[0] + "\n")
+    export = ["sft", "-e", env.name, "--episodes", str(groups), "--export"]
+    one = runner.invoke(app, [*export, "--tasks", str(first), "--out", str(tmp_path / "1.jsonl")])
+    assert json.loads(one.stdout.strip().splitlines()[-1])["rows"] == 1
+    assert "outside the chosen ones" in one.output
+    held = tmp_path / "held.jsonl"
+    test = runner.invoke(app, ["sft", "-e", env.name, "--episodes", str(groups), "--export",
+                               "--split", "test", "--out", str(held)])  # fmt: skip
+    assert test.exit_code != 0 and not held.exists()
+    # a file appended twice: best-of 5 still takes each episode once
+    twice = tmp_path / "twice.jsonl"
+    twice.write_text(groups.read_text() * 2)
+    assert len(verified_episodes(twice, env, best_of=5)) == 2
 
     path = resolve_model("smollm2-135m")
     tokenizer = AutoTokenizer.from_pretrained(path)

@@ -98,13 +98,14 @@ def sft(
         )
     use_env_paths(env_path)
     environment = load_env(env)
+    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
+    chosen_ids = {t.id for t in chosen}  # --episodes: held-out episodes never reach the student
     if export:
         if episodes is None:
             raise RlvrError("--export writes verified teacher episodes", "give --episodes FILE")
         emit({"export": str(out), **export_sft(environment, episodes, out, min_reward,
-                                               best_of)})  # fmt: skip
+                                               best_of, chosen_ids)})  # fmt: skip
         return
-    chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     lora = lora_flags(lora_rank, lora_alpha, lora_targets)
     config = SFTConfig(steps=steps, lr=lr, batch_size=batch_size, seed=seed, **lora)
     warm_start(model)
@@ -127,7 +128,8 @@ def sft(
             from rlvr.distil import run_distil  # heavy: imports torch
 
             result, counts = run_distil(environment, path, episodes, config, out, min_reward,
-                                        best_of, threads, on_step, device, model)  # fmt: skip
+                                        best_of, threads, on_step, device, model,
+                                        chosen_ids)  # fmt: skip
         else:
             result = run_sft(environment, path, config, out, chosen, device, on_step, threads,
                              model)  # fmt: skip
