@@ -236,14 +236,19 @@ def test_openai_policy_retries_503_then_succeeds(serve, tiny_policy: HFPolicy) -
     assert len(group) == 2 and calls["n"] == 3
 
 
-def test_openai_policy_names_the_url_when_the_server_stays_down(serve) -> None:
+def test_openai_policy_names_the_url_when_the_server_stays_down(serve, capsys) -> None:
     server = serve(lambda body: (503, {"error": "down"}))
     policy = OpenAIPolicy(server.url, model="m", max_retries=2, backoff_s=0.01)
     with pytest.raises(PolicyError) as err:
         policy.sample(["hi"], 1, SamplingConfig())
     assert server.url in err.value.message and "3 attempts" in err.value.message
-    assert "vllm serve" in (err.value.fix or "")
+    assert "check its log" in (err.value.fix or "")
     assert len(server.requests) == 3
+    assert "HTTP 503" in capsys.readouterr().err.split("attempt 3 of 3")[0]  # each retry said
+    gone = OpenAIPolicy("http://127.0.0.1:1/v1", model="m", max_retries=0)
+    with pytest.raises(PolicyError) as err:
+        gone.sample(["hi"], 1, SamplingConfig())
+    assert "vllm serve" in (err.value.fix or "")
 
 
 def test_openai_policy_does_not_retry_a_client_error(serve) -> None:
@@ -333,6 +338,23 @@ def test_openai_policy_reads_content_parts_and_runaway_call_arguments(serve) -> 
         ["x"], 1, SamplingConfig()
     )
     assert got[0].text.startswith('\n<tool_call>{"name": "submit", "arguments": [[[')
+    for empty in ("", "null", None):  # a call without parameters, as some servers send it
+        bare = {
+            "message": {
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "c",
+                        "type": "function",
+                        "function": {"name": "submit", "arguments": empty},
+                    }
+                ],
+            }
+        }
+        (got,) = OpenAIPolicy(serve(_one_choice(bare)).url, model="m").sample(
+            ["x"], 1, SamplingConfig()
+        )
+        assert read_calls(got[0].text, ["submit"]).calls[0].name == "submit"
 
 
 @pytest.mark.parametrize(

@@ -169,6 +169,14 @@ def test_cli_rollout_refuses_to_resume_an_out_under_other_settings(tmp_path: Pat
     said = " ".join(f"{other.output} {other.exception}".split())
     assert other.exit_code != 0 and "group_size 1 -> 2" in said and "new --out" in said
     assert len(out.read_text().splitlines()) == 3
+    copy = tmp_path / "copy.jsonl"  # no settings beside it: its groups' env and G are checked
+    copy.write_text(out.read_text())
+    argv[-1] = str(copy)
+    refused = CliRunner().invoke(app, [*argv, "-G", "2"])
+    assert refused.exit_code != 0 and "('math', 1) -> ('math', 2)" in str(refused.exception)
+    out.unlink()  # settings left by a file that is gone bind nothing
+    argv[-1] = str(out)
+    assert CliRunner().invoke(app, [*argv, "-G", "2"]).exit_code == 0
 
 
 def test_a_tasks_file_of_the_other_split_names_the_split(tmp_path: Path) -> None:

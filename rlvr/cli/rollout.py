@@ -123,8 +123,14 @@ def reference_teacher(environment: Environment, chosen: list[Task], out: Path, g
 def same_run(out: Path, settings: dict[str, Any]) -> None:
     """Refuses to resume `out` under other settings (another model, G, environment...): the new
     groups would join the old ones in one file with nothing to tell them apart. The settings
-    of the run that began the file are kept beside it (OUT.run.json)."""
+    of the run that began the file are kept beside it (OUT.run.json); a file without them is
+    checked by what its groups carry (environment and group size)."""
     record = out.with_name(out.name + ".run.json")
+    begun = out.is_file() and out.stat().st_size > 0
+    if not begun:
+        record.parent.mkdir(parents=True, exist_ok=True)
+        record.write_text(json.dumps(settings, indent=1), encoding="utf-8")
+        return
     if record.is_file():
         try:
             before = json.loads(record.read_text(encoding="utf-8"))
@@ -134,12 +140,16 @@ def same_run(out: Path, settings: dict[str, Any]) -> None:
             raise RlvrError(f"{record} (the settings --out {out} was begun with) is not JSON",
                             f"delete {record} if {out} holds only this run's groups")  # fmt: skip
         changed = {k: (before.get(k), v) for k, v in settings.items() if before.get(k) != v}
-        if changed:
-            what = "; ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
-            raise RlvrError(
-                f"--out {out} holds groups of another run ({what}); resuming would mix them",
-                f"give a new --out, or rerun with the settings in {record}",
-            )
-    elif not (out.is_file() and out.stat().st_size):  # a file begun before OUT.run.json stays
-        record.parent.mkdir(parents=True, exist_ok=True)
-        record.write_text(json.dumps(settings, indent=1), encoding="utf-8")
+    else:
+        stored = {(g.env, len(g.samples)) for g in GroupStore(out)}
+        changed = {}
+        if stored - {(settings["env"], settings["group_size"])}:
+            env, size = sorted(stored)[0]
+            changed = {"env, group_size": ((env, size), (settings["env"], settings["group_size"]))}
+    if changed:
+        what = "; ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
+        raise RlvrError(
+            f"--out {out} holds groups of another run ({what}); resuming would mix them",
+            f"give a new --out, or rerun with the settings in {record}"
+            if record.is_file() else "give a new --out, or rerun with its environment and -G",
+        )  # fmt: skip

@@ -30,6 +30,8 @@ from rlvr.policies.tool_messages import structured
 from rlvr.types import Sample
 
 RETRY_STATUS = {408, 409, 429}
+TIMEOUT_VAR = "RLVR_POLICY_TIMEOUT_S"
+"""Seconds to wait for one reply (default 300), for servers slower than that."""
 
 
 def _messages(prompt: Prompt) -> list[dict[str, str]]:
@@ -59,7 +61,7 @@ class OpenAIPolicy:
         max_concurrency: int = 16,
         max_retries: int = 5,
         backoff_s: float = 0.5,
-        timeout_s: float = 300.0,
+        timeout_s: float | None = None,
         token_ids: bool = False,
         max_turn_chars: int = 1_000_000,
     ) -> None:
@@ -70,7 +72,7 @@ class OpenAIPolicy:
         self.max_concurrency = max_concurrency
         self.max_retries = max_retries
         self.backoff_s = backoff_s
-        self.timeout_s = timeout_s
+        self.timeout_s = timeout_s or float(os.environ.get(TIMEOUT_VAR) or 300)
         self.token_ids = token_ids
         self.calls_tools = False
         """The server answered with structured `tool_calls` once: tool results then go back to
@@ -227,10 +229,17 @@ class OpenAIPolicy:
         last = ""
         for attempt in range(self.max_retries + 1):
             if attempt:
-                await asyncio.sleep(self.backoff_s * 2 ** (attempt - 1))
+                delay = self.backoff_s * 2 ** (attempt - 1)
+                print(f"policy server {url}: {last}; attempt {attempt + 1} of "
+                      f"{self.max_retries + 1} in {delay:g} s", file=sys.stderr,
+                      flush=True)  # fmt: skip
+                await asyncio.sleep(delay)
             try:
                 async with sem:
                     resp = await client.request(method, url, json=body)
+            except httpx.TimeoutException as e:
+                last = f"no answer within {self.timeout_s:g} s ({type(e).__name__})"
+                continue
             except httpx.TransportError as e:
                 last = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
                 continue
@@ -252,11 +261,15 @@ class OpenAIPolicy:
                     f"not JSON: {resp.text[:200]!r}",
                     "point the URL at an OpenAI-compatible API; it usually ends in /v1",
                 ) from None
+        answering = last.startswith("HTTP")
         raise PolicyError(
             f"policy server {url} did not answer after {self.max_retries + 1} attempts "
             f"(last: {last})",
-            "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
-            "ending in /v1, e.g. http://127.0.0.1:8000/v1",
+            "the server answers but fails: check its log (a server still loading its model "
+            "answers 503: wait for it)"
+            if answering
+            else "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
+            f"ending in /v1, e.g. http://127.0.0.1:8000/v1; for a slow one set {TIMEOUT_VAR}",
         )
 
 
@@ -284,6 +297,8 @@ def structured_calls(calls: Any) -> str:
         fn = call.get("function") if isinstance(call, dict) else None
         fn = fn if isinstance(fn, dict) else {}
         raw = fn.get("arguments")
+        if raw is None or (isinstance(raw, str) and raw.strip() in ("", "null")):
+            raw = {}  # some servers send a call without parameters (submit) so
         try:
             args = json.loads(raw) if isinstance(raw, str) else (raw or {})
         except (ValueError, RecursionError):  # runaway nesting is as unreadable as bad JSON
