@@ -380,6 +380,40 @@ def test_a_served_model_gets_each_turn_as_chat_messages_with_the_tool_results() 
     assert last[-1]["content"] == '<tool_response name="read_file">\n42\n</tool_response>'
 
 
+def test_a_served_episode_that_outgrows_the_context_ends_there_and_is_judged() -> None:
+    """A server's 400 for a prompt past the model's context ends that episode ("context"), as
+    a local model's full context does, instead of ending the whole rollout."""
+    from test_policies import _Server
+
+    from rlvr.errors import PolicyError
+    from rlvr.policies.openai import OpenAIPolicy
+
+    full = {"error": {"message": "This model's maximum context length is 2048 tokens."}}
+
+    refuse_all = []
+
+    def respond(body: dict) -> tuple[int, dict]:
+        if refuse_all or any(m["role"] == "assistant" for m in body["messages"]):
+            return 400, full
+        message = {"role": "assistant", "content": call("write_file", path="answer.txt",
+                                                         content="42")}  # fmt: skip
+        return 200, {"choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+
+    server = _Server(respond)
+    try:
+        env = notes_env()
+        policy = OpenAIPolicy(server.url, model="m")
+        [[result]] = EpisodeRunner(env, policy).run(env.tasks()[:1], 1, SamplingConfig())
+        refuse_all.append(True)  # a single prompt too long is the run's to fix: an error
+        with pytest.raises(PolicyError, match="fills the model's context"):
+            policy.sample(["hi"], 1, SamplingConfig())
+    finally:
+        server.close()
+    ep = result.sample.episode
+    assert ep is not None and ep.end == "context" and len(ep.turns) == 1
+    assert result.verdict is not None and result.verdict.reward == 1.0
+
+
 def test_episodes_waiting_for_a_wave_are_counted_for_the_progress_bar(monkeypatch) -> None:
     """Waves of one (RLVR_MAX_EPISODES=1): while each wave samples, the others wait, and the
     count the rollout bar shows ("queued N") says how many; none is left once the run ends."""

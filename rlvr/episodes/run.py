@@ -227,6 +227,9 @@ class EpisodeRunner:
 
     def _step(self, e: _Live, s: Sample, last: bool) -> None:
         """Record the model's turn, run its calls, and append the environment's answer."""
+        if s.finish_reason == "error" and not s.text:  # a server refused the full context
+            e.end = "context"
+            return
         model_ids = list(s.token_ids or [])
         e.ids += model_ids
         e.mask += [1] * len(model_ids)

@@ -173,6 +173,8 @@ def _bash_text(r: dict, timeout: float) -> str:
     lines = [f"exit code {r.get('exit_code')}"]
     if r.get("timed_out"):
         lines[0] = f"stopped after {timeout:g} s (the command's time limit)"
+    elif r.get("flooded"):
+        lines[0] = f"stopped after {r.get('output_bytes')} bytes of output (the output limit)"
     if r.get("oom"):
         lines[0] += " (the memory limit was hit)"
     out = str(r.get("output", ""))

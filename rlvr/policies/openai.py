@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -30,6 +31,10 @@ from rlvr.policies.tool_messages import structured
 from rlvr.types import Sample
 
 RETRY_STATUS = {408, 409, 429}
+CONTEXT_FULL = re.compile(
+    r"maximum context length|context_length_exceeded|context length|prompt is too long", re.I
+)
+"""How vLLM, SGLang, llama.cpp and OpenAI word a 400 for a prompt longer than the context."""
 TIMEOUT_VAR = "RLVR_POLICY_TIMEOUT_S"
 """Seconds to wait for one reply (default 300), for servers slower than that."""
 
@@ -160,7 +165,14 @@ class OpenAIPolicy:
         choices: list[dict[str, Any]] = []
         while len(choices) < g:
             body = self._body(prompt, index + len(choices), g - len(choices), sampling)
-            data = await self._request(client, sem, "POST", "/chat/completions", body)
+            try:
+                data = await self._request(client, sem, "POST", "/chat/completions", body)
+            except ContextFull:
+                if not sampling.tools:  # a single prompt too long is the run's to fix
+                    raise
+                # an episode that outgrew the context ends there, as with a local model
+                return [Sample(task_id=task_id, index=index + j, text="", finish_reason="error")
+                        for j in range(g)]  # fmt: skip
             got = data.get("choices") or []
             if not got:
                 raise PolicyError(
@@ -246,6 +258,12 @@ class OpenAIPolicy:
             if resp.status_code >= 500 or resp.status_code in RETRY_STATUS:
                 last = f"HTTP {resp.status_code}: {resp.text[:200]}"
                 continue
+            if resp.status_code == 400 and CONTEXT_FULL.search(resp.text):
+                raise ContextFull(
+                    f"policy server {url}: the prompt fills the model's context: {resp.text[:300]}",
+                    "shorten the prompt, or serve the model with a longer context "
+                    "(vLLM: --max-model-len)",
+                )
             if resp.status_code >= 400:
                 raise PolicyError(
                     f"policy server {url} refused the request: HTTP {resp.status_code}: "
@@ -271,6 +289,10 @@ class OpenAIPolicy:
             else "start the server (e.g. `vllm serve MODEL --port 8000`) and give its base URL "
             f"ending in /v1, e.g. http://127.0.0.1:8000/v1; for a slow one set {TIMEOUT_VAR}",
         )
+
+
+class ContextFull(PolicyError):
+    """The server refused a prompt longer than the model's context (HTTP 400)."""
 
 
 def content_text(content: Any, server: str) -> str:
