@@ -76,6 +76,20 @@ def test_background_processes_die_with_their_command(env, tmp_path: Path) -> Non
     assert group[0].verdict is not None and group[0].verdict.reward == 0.0
 
 
+def test_an_output_flood_is_stopped_at_the_output_limit_not_the_time_limit(
+    env, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """A command that writes megabytes is stopped once its output passes the limit, and the
+    agent is told so (a writer left blocked on the pipe used to sit out its 30 s)."""
+    task = env.task("count-error-lines")
+    flood = "yes | head -c 200000000; echo done"
+    group = episodes(env, task, [[call("bash", command=flood)]], tmp_path)
+    ep = group[0].sample.episode
+    assert ep is not None
+    said = ep.turns[0].observations[0].content
+    assert said.startswith("stopped after") and "(the output limit)" in said, said[:200]
+
+
 def test_a_symlink_to_somewhere_else_is_not_followed_by_the_judge(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     task = env.task("count-error-lines")
     links = call("bash", command="ln -s /etc/hostname error_count.txt; ln -s /proc/1/environ "

@@ -176,7 +176,8 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
     os.close(w)
     threading.Thread(target=_feed, args=(proc, stdin), daemon=True).start()
     out, total, timed_out = _collect(proc, r, start + timeout, cap)
-    if not timed_out:  # the pipe closed: give the command until its deadline to exit
+    flooded = total > cap * FLOOD_CAPS
+    if not (timed_out or flooded):  # the pipe closed: give the command until its deadline
         try:
             proc.wait(timeout=max(0.0, start + timeout - time.monotonic()))
         except subprocess.TimeoutExpired:
@@ -192,7 +193,7 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
     oom1, pids1 = limit_counters()
     return {"exit_code": code, "output": out.decode("utf-8", "replace"), "output_bytes": total,
             "timed_out": timed_out, "oom": oom1 > oom0, "pids_max": pids1 > pids0,
-            "duration_s": round(time.monotonic() - start, 3)}  # fmt: skip
+            "flooded": flooded, "duration_s": round(time.monotonic() - start, 3)}  # fmt: skip
 
 
 def _feed(proc: subprocess.Popen, data: bytes) -> None:
@@ -202,6 +203,11 @@ def _feed(proc: subprocess.Popen, data: bytes) -> None:
         proc.stdin.write(data)
     with contextlib.suppress(OSError, ValueError):
         proc.stdin.close()  # type: ignore[union-attr]
+
+
+FLOOD_CAPS = 64
+"""A command whose output passes this many caps is stopped there (a writer left blocked on
+the unread pipe would only sit out its time limit)."""
 
 
 def _collect(proc: subprocess.Popen, r: int, deadline: float, cap: int) -> tuple[bytes, int, bool]:
@@ -229,7 +235,7 @@ def _collect(proc: subprocess.Popen, r: int, deadline: float, cap: int) -> tuple
             total += len(chunk)
             if len(out) < cap:
                 out += chunk[: cap - len(out)]
-        if total > cap * 64:  # a flood: stop it rather than read it all
+        if total > cap * FLOOD_CAPS:  # a flood: stopped at once rather than read to the end
             break
     sel.close()
     return bytes(out), total, timed_out
