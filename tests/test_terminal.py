@@ -159,6 +159,19 @@ def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
     done, empty = env.grader.grade_group(task, ["touch done.txt", ""])
     assert (done.status, done.reward) == ("scored", 1.0), done.reason
     assert (empty.status, empty.reward) == ("scored", 0.0), empty.reason
+    assert "failed: assert ws.exists('done.txt')" in empty.reason  # a bare assert, named
+    slow_dir = tmp_path / "slow-task"
+    (slow_dir / "tests").mkdir(parents=True)
+    (slow_dir / "instruction.md").write_text("Nothing to do.\n")
+    (slow_dir / "tests" / "test.py").write_text(
+        "def test_program_is_quick(ws):\n"
+        "    run = ws.run(['bash', 'slow.sh'], timeout_s=1)\n"
+        "    assert run.exit_code == 0\n"
+    )
+    (slow,) = env.grader.grade_group(load_task(slow_dir, "rlvr-terminal:bookworm"),
+                                     ["echo 'sleep 30' > slow.sh"])  # fmt: skip
+    assert (slow.status, slow.reward) == ("scored", 0.0), slow.reason
+    assert "hit its 1 s time limit" in slow.reason, slow.reason
 
 
 def test_padding_past_the_snapshot_never_hides_a_file(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

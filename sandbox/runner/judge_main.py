@@ -42,6 +42,8 @@ class Workspace:
         """The workspace passed the snapshot's bounds: what is absent may just not be read."""
         self.root = os.path.join(HOME, "ws")
         self._res = os.fdopen(RES_R, "rb")
+        self.timed_out: list[str] = []
+        """Commands of the current test that hit their time limit (named when it fails)."""
 
     def _entry(self, rel: str) -> dict | None:
         """A path's entry; a path the snapshot lacks fails the test when the snapshot was cut
@@ -109,7 +111,21 @@ class Workspace:
         if not line:
             raise RuntimeError("the runner did not answer")
         r = json.loads(line)
+        if r["timed_out"]:
+            self.timed_out.append(f"{' '.join(argv)[:80]!r} hit its {timeout_s:g} s time limit")
         return Run(int(r["exit_code"]), str(r["output"]), bool(r["timed_out"]))
+
+
+def failure_message(e: AssertionError, ws: Workspace) -> str:
+    """The assertion's message; for a bare `assert`, its source line, and any command of the
+    test that ran out of time (else the verdict would name the test and nothing more)."""
+    said = str(e)
+    if not said:
+        frames = traceback.extract_tb(e.__traceback__)
+        said = f"failed: {frames[-1].line}" if frames and frames[-1].line else "failed"
+    if ws.timed_out:
+        said += " (" + "; ".join(ws.timed_out) + ")"
+    return said[:500]
 
 
 def main() -> int:
@@ -124,11 +140,12 @@ def main() -> int:
         fn = getattr(module, name)
         if not callable(fn):
             continue
+        ws.timed_out = []
         try:
             fn(ws)
             results.append({"name": name, "outcome": "passed"})
         except AssertionError as e:
-            results.append({"name": name, "outcome": "failed", "message": str(e)[:500]})
+            results.append({"name": name, "outcome": "failed", "message": failure_message(e, ws)})
         except Exception as e:
             tail = "".join(traceback.format_exception_only(type(e), e)).strip()
             results.append({"name": name, "outcome": "error", "message": tail[:500]})
