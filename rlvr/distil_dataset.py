@@ -50,7 +50,8 @@ def verified_episodes(
     # per task over the whole file: a task's groups may come from several rollouts or steps
     by_task: dict[str, list[tuple[float, int, str, bool, Sample]]] = {}
     left_out: Counter[str] = Counter()
-    for group in GroupStore(store):
+    groups = GroupStore(store)
+    for group in groups:
         n = len(group.samples)
         if group.env != env.name:
             left_out[f"of environment {group.env!r}"] += n
@@ -81,6 +82,8 @@ def verified_episodes(
         kept += [(tasks[task_id], x[4]) for x in best]
         failed += sum(not x[3] for x in best)
     left_out = +left_out  # drop zero counts
+    if groups.torn_tail:
+        left_out["torn last line (a write cut short)"] = 1
     if failed:
         print(f"{store}: kept {failed} episodes the judge failed (--min-reward {min_reward} "
               "asks for partial credit)", file=sys.stderr, flush=True)  # fmt: skip

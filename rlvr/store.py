@@ -41,6 +41,8 @@ class GroupStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._keys: set[tuple[str, str, int | None]] | None = None
+        self.torn_tail = False
+        """The last read ended at a torn final line (a write cut short), which it ignored."""
 
     @staticmethod
     def key(group: ScoredGroup) -> tuple[str, str, int | None]:
@@ -60,6 +62,7 @@ class GroupStore:
                 yield ScoredGroup.model_validate_json(raw)
             except ValidationError as e:
                 if torn_tail:
+                    self.torn_tail = True
                     return
                 raise StoreError(
                     f"{self.path}:{lineno}: not a scored group ({e.error_count()} errors: "

@@ -61,7 +61,7 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path, 
         verdict = {**rows[1]["verdicts"][0], "reward": reward, "passed": passed}
         odd.append({**rows[1], "verdicts": [verdict, *rows[1]["verdicts"][1:]]})
     mixed = tmp_path / "mixed.jsonl"
-    mixed.write_text("".join(json.dumps(r) + "\n" for r in odd))
+    mixed.write_text("".join(json.dumps(r) + "\n" for r in odd) + json.dumps(rows[0])[:50])
     assert verified_episodes(mixed, env) == []
     said = capsys.readouterr().err
     for needle in (
@@ -69,6 +69,7 @@ def test_sft_on_verified_teacher_episodes_masks_the_environment(tmp_path: Path, 
         "2 of tasks 'repair-python' does not have",
         "1 episodes with a non-finite reward",
         "the judge failed despite",
+        "1 torn last line",
     ):
         assert needle in said, said
     twice = tmp_path / "twice.jsonl"  # the same rollout appended twice: still best-of per task
