@@ -69,3 +69,16 @@ def test_without_docker_it_refuses_and_names_the_unsafe_flag(tmp_path: Path) -> 
 def test_the_environment_variable_alone_does_not_turn_it_on(tmp_path: Path) -> None:
     run = _bench("--quick", "--out", str(tmp_path / "x"), RLVR_UNSAFE_LOCAL_JUDGE="1")
     assert run.returncode != 0 and "pass --unsafe-local-judge" in run.stderr
+
+
+def test_set_overrides_a_recipe_budget_and_names_a_bad_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--set KEY=VALUE` (a short GPU lease runs every stage on smaller budgets), checked by the
+    Recipe model: an unknown field or a bad value stops the run and says which."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import gpu_code_curves as gcc
+
+    recipe = gcc.with_overrides(gcc.gpu_recipe("python"), ["steps=12", "lr=5e-6"])
+    assert (recipe.steps, recipe.lr, recipe.sft_steps) == (12, 5e-6, 300)
+    for bad, needle in (("stepz=3", "stepz"), ("steps=many", "valid integer"), ("steps", "KEY")):
+        with pytest.raises(SystemExit, match=needle):
+            gcc.with_overrides(gcc.gpu_recipe("python"), [bad])
