@@ -137,39 +137,41 @@ def test_a_program_run_by_the_judge_cannot_forge_the_report(env, tmp_path: Path)
     }  # fmt: skip
 
 
+def _task_with_tests(task_dir: Path, tests: str, instruction: str = "Nothing to do.\n") -> Task:
+    """A one-file terminal task in `task_dir` whose judge runs `tests`."""
+    from rlvr.tasksets.terminal import load_task
+
+    (task_dir / "tests").mkdir(parents=True)
+    (task_dir / "instruction.md").write_text(instruction)
+    (task_dir / "tests" / "test.py").write_text(tests)
+    return load_task(task_dir, "rlvr-terminal:bookworm")
+
+
 def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
     env,  # type: ignore[no-untyped-def]
     tmp_path: Path,
 ) -> None:
     """Feeding stdin to a program that exits at once must not kill the runner (a masked
     verdict): the test sees the program's exit, and the answer is scored."""
-    from rlvr.tasksets.terminal import load_task
-
-    task_dir = tmp_path / "stdin-task"
-    (task_dir / "tests").mkdir(parents=True)
-    (task_dir / "instruction.md").write_text("Nothing to do.\n")
-    (task_dir / "tests" / "test.py").write_text(
+    task = _task_with_tests(
+        tmp_path / "stdin-task",
         "def test_program_ignores_its_input(ws):\n"
         "    for _ in range(3):\n"
         "        run = ws.run(['true'], stdin='x' * 200000)\n"
         "        assert run.exit_code == 0, run.output\n"
-        "    assert ws.exists('done.txt')\n"
+        "    assert ws.exists('done.txt')\n",
     )
-    task = load_task(task_dir, "rlvr-terminal:bookworm")
     done, empty = env.grader.grade_group(task, ["touch done.txt", ""])
     assert (done.status, done.reward) == ("scored", 1.0), done.reason
     assert (empty.status, empty.reward) == ("scored", 0.0), empty.reason
     assert "failed: assert ws.exists('done.txt')" in empty.reason  # a bare assert, named
-    slow_dir = tmp_path / "slow-task"
-    (slow_dir / "tests").mkdir(parents=True)
-    (slow_dir / "instruction.md").write_text("Nothing to do.\n")
-    (slow_dir / "tests" / "test.py").write_text(
+    slow_task = _task_with_tests(
+        tmp_path / "slow-task",
         "def test_program_is_quick(ws):\n"
         "    run = ws.run(['bash', 'slow.sh'], timeout_s=1)\n"
-        "    assert run.exit_code == 0\n"
+        "    assert run.exit_code == 0\n",
     )
-    (slow,) = env.grader.grade_group(load_task(slow_dir, "rlvr-terminal:bookworm"),
-                                     ["echo 'sleep 30' > slow.sh"])  # fmt: skip
+    (slow,) = env.grader.grade_group(slow_task, ["echo 'sleep 30' > slow.sh"])
     assert (slow.status, slow.reward) == ("scored", 0.0), slow.reason
     assert "hit its 1 s time limit" in slow.reason, slow.reason
 
@@ -177,15 +179,11 @@ def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
 def test_padding_past_the_snapshot_never_hides_a_file(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """5,000 files walked first cut the snapshot before it reaches `zzz/`: a check that a file
     is absent must then fail, not pass on a snapshot that never looked."""
-    from rlvr.tasksets.terminal import load_task
-
-    task_dir = tmp_path / "absent-task"
-    (task_dir / "tests").mkdir(parents=True)
-    (task_dir / "instruction.md").write_text("Leave no leftovers.\n")
-    (task_dir / "tests" / "test.py").write_text(
-        "def test_no_leftover(ws):\n    assert not ws.exists('zzz/leftover.txt')\n"
+    task = _task_with_tests(
+        tmp_path / "absent-task",
+        "def test_no_leftover(ws):\n    assert not ws.exists('zzz/leftover.txt')\n",
+        "Leave no leftovers.\n",
     )
-    task = load_task(task_dir, "rlvr-terminal:bookworm")
     pad = "mkdir -p aaa zzz && (cd aaa && seq 1 5200 | xargs touch) && touch zzz/leftover.txt"
     padded, clean = env.grader.grade_group(task, [pad, "mkdir -p aaa && touch aaa/1"])
     assert (padded.status, padded.reward) == ("scored", 0.0), padded.reason
