@@ -407,6 +407,10 @@ def test_a_served_episode_that_outgrows_the_context_ends_there_and_is_judged() -
         refuse_all.append(True)  # a single prompt too long is the run's to fix: an error
         with pytest.raises(PolicyError, match="fills the model's context"):
             policy.sample(["hi"], 1, SamplingConfig())
+        # so is an episode refused before its first turn (max_new_tokens past the context):
+        # never a run of zero-turn episodes stored as failures
+        with pytest.raises(PolicyError, match="refused the first turn"):
+            EpisodeRunner(env, policy).run(env.tasks()[:1], 1, SamplingConfig())
     finally:
         server.close()
     ep = result.sample.episode

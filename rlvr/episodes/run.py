@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from rlvr.episodes.admission import admitted, note_waiting
 from rlvr.episodes.session import Session
 from rlvr.episodes.tools import read_calls
+from rlvr.errors import PolicyError
 from rlvr.policies.base import Message, Policy, SamplingConfig, TokenPrompt
 from rlvr.policies.replay import episode_label
 from rlvr.policies.tool_messages import tool_response
@@ -228,6 +229,13 @@ class EpisodeRunner:
     def _step(self, e: _Live, s: Sample, last: bool) -> None:
         """Record the model's turn, run its calls, and append the environment's answer."""
         if s.finish_reason == "error" and not s.text:  # a server refused the full context
+            if not e.turns:  # before any turn: the run's settings, not the episode, are at fault
+                raise PolicyError(
+                    f"the policy server refused the first turn of {e.task.id}: the prompt and "
+                    "max_new_tokens do not fit the model's context",
+                    "lower --max-new-tokens, or serve the model with a longer context (vLLM: "
+                    "--max-model-len)",
+                )
             e.end = "context"
             return
         model_ids = list(s.token_ids or [])
