@@ -25,7 +25,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -206,12 +206,30 @@ def tiny_sft_dir(
 
 
 def tiny_columns_sft_dir(
-    cache_dir: str | Path | None = None, on_step: Callable[[int, float], None] | None = None
+    cache_dir: str | Path | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    seed: int = 0,
+    leave_out: Collection[str] = (),
+    device: str = "cpu",
+    steps: int | None = None,
 ) -> Path:
     """The folder of `tiny-columns-sft`: tiny warm-started on the train-split references of
-    `math-columns` (two-digit column arithmetic); built once, cached like tiny-sft."""
+    `math-columns` (two-digit column arithmetic); built once, cached like tiny-sft.
+
+    The defaults build the demo's starting model. A recipe search varies `seed` (the data
+    order, which another machine's float order varies too), leaves a validation slice out
+    (`leave_out`: task ids), may build on a GPU and may take fewer `steps` (a quick check of
+    the plumbing); each of these has its own cache entry.
+    """
     return _warm_start(
-        "math-columns", None, columns_sft_recipe(), "tiny-columns-sft", cache_dir, on_step
+        "math-columns",
+        None,
+        {**columns_sft_recipe(), "seed": seed} | ({"steps": steps} if steps else {}),
+        "tiny-columns-sft",
+        cache_dir,
+        on_step,
+        frozenset(leave_out),
+        device,
     )
 
 
@@ -222,18 +240,21 @@ def _warm_start(
     prefix: str,
     cache_dir: str | Path | None,
     on_step: Callable[[int, float], None] | None,
+    leave_out: frozenset[str] = frozenset(),
+    device: str = "cpu",
 ) -> Path:
     """tiny fine-tuned by the recipe `sft` on one environment's train-split references (of one
-    difficulty, or all), cached under `<prefix>-<key>`: the key covers the base model, the
-    recipe and the tasks, so changing any of them builds a fresh copy."""
+    difficulty, or all; less the ids in `leave_out`), cached under `<prefix>-<key>`: the key
+    covers the base model, the recipe, the tasks and a device other than the CPU, so changing
+    any of them builds a fresh copy."""
     env = load_env(env_name)
     tasks = [
         t
         for t in env.tasks_in("train")
-        if difficulty is None or t.meta.get("difficulty") == difficulty
+        if (difficulty is None or t.meta.get("difficulty") == difficulty) and t.id not in leave_out
     ]
     task_key = digest([[t.id, t.prompt, t.reference] for t in tasks])
-    recipe = {**sft, "threads": SFT_THREADS}
+    recipe = {**sft, "threads": SFT_THREADS} | ({"device": device} if device != "cpu" else {})
     key = digest({"base": tiny_dir(cache_dir).name, "recipe": recipe, "tasks": task_key})
     target = Path(cache_dir or cache_root()) / f"{prefix}-{key}"
 
@@ -241,6 +262,6 @@ def _warm_start(
         from rlvr.sft import SFTConfig, run_sft  # heavy: imports torch and transformers
 
         base = str(tiny_dir(cache_dir))
-        run_sft(env, base, SFTConfig(**sft), into, tasks, "cpu", on_step, threads=SFT_THREADS)
+        run_sft(env, base, SFTConfig(**sft), into, tasks, device, on_step, threads=SFT_THREADS)
 
     return publish(build, target)

@@ -1,0 +1,84 @@
+"""bench/demo_seeds.py: how the demo's math recipe is chosen over seeds, and that the demo runs
+what the search chose (the recipe, the validation slice, the ranking and the stored table)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rlvr.demo import GRPO_RECIPE, MATH
+from rlvr.registry import load_env
+from rlvr.tiny import tiny_columns_sft_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+H200 = ROOT / "bench" / "results" / "demo_seeds_h200_validation.jsonl"
+
+
+@pytest.fixture()
+def ds(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import demo_seeds
+
+    return demo_seeds
+
+
+def _row(recipe: str, seed: int, diff: float, p: float) -> dict[str, Any]:
+    return {"recipe": recipe, "seed": seed, "kept": 100, "before": 0.5, "after": 0.5 + diff,
+            "diff": diff, "lo": diff - 0.02, "hi": diff + 0.02, "p": p}  # fmt: skip
+
+
+def test_the_demo_runs_the_recipe_the_search_names(ds: Any) -> None:
+    steps, train = ds.recipe(ds.DEMO_RECIPE, quick=False)
+    assert steps == MATH.steps
+    assert train == GRPO_RECIPE
+
+
+def test_a_recipe_is_ranked_by_significant_rises_then_its_worst_seed(ds: Any) -> None:
+    rows = [_row("lr2e-4x40", s, d, p) for s, (d, p) in enumerate([(0.05, 0.01), (-0.03, 0.2)])]
+    rows += [_row("lr1e-4x60", s, d, p) for s, (d, p) in enumerate([(0.02, 0.2), (0.01, 0.4)])]
+    rows += [_row("lr3e-4x40", 0, 0.2, 0.0001)]  # one seed of two: not a candidate yet
+    assert ds.verdict(rows[:2]) == (1, -0.03)
+    assert ds.choose(rows, seeds=2) == "lr2e-4x40"  # one significant rise beats none
+    rows[0]["p"] = 0.06
+    assert ds.choose(rows, seeds=2) == "lr1e-4x60"  # tied at none: the better worst seed
+    with pytest.raises(SystemExit, match="rerun"):
+        ds.choose(rows, seeds=3)
+    page = ds.table(rows[:2], "t")
+    assert "| lr2e-4x40 | 1 | 100 | 0.500 | 0.470 | -0.030 [-0.050, -0.010] | 0.2000 |" in page
+    assert "lr2e-4x40: 0 of 2 seeds rise at p < 0.05; worst -0.030" in page
+
+
+def test_the_stored_search_chose_the_demo_recipe_and_every_seed_of_it_rose(ds: Any) -> None:
+    """The H200 table in bench/README.md: 8 seeds of each candidate on the validation slice."""
+    rows = [json.loads(line) for line in H200.read_text().splitlines()]
+    assert {r["phase"] for r in rows} == {"validation"}
+    assert ds.choose(rows, seeds=8) == ds.DEMO_RECIPE
+    chosen = [r for r in rows if r["recipe"] == ds.DEMO_RECIPE]
+    assert sorted(r["seed"] for r in chosen) == list(range(8))
+    assert min(r["diff"] for r in chosen) > 0
+
+
+def test_the_validation_slice_is_128_train_pairs_the_rest_never_holds(ds: Any) -> None:
+    val, rest = ds.validation_slice()
+    train = load_env(MATH.env).tasks_in("train")
+    assert len(val) == ds.VALIDATION_PAIRS
+    assert {t.id for t in val} | {t.id for t in rest} == {t.id for t in train}
+    assert not {t.id for t in val} & {t.id for t in rest}
+    assert [t.id for t in ds.validation_slice()[0]] == [t.id for t in val]  # stable
+
+
+def test_seeded_and_sliced_warm_starts_are_cached_apart(tmp_path: Path) -> None:
+    """A seed, a left-out slice and a step count each get their own cached warm start; the
+    demo's defaults keep theirs (one SFT step each: the cache keys, not the model)."""
+    ids = [t.id for t in load_env(MATH.env).tasks_in("train")[:5]]
+    built = {
+        "seed0": tiny_columns_sft_dir(tmp_path, steps=1),
+        "seed1": tiny_columns_sft_dir(tmp_path, seed=1, steps=1),
+        "sliced": tiny_columns_sft_dir(tmp_path, leave_out=ids, steps=1),
+    }
+    assert len(set(built.values())) == 3
+    assert all((p / "config.json").is_file() for p in built.values())
+    assert tiny_columns_sft_dir(tmp_path, leave_out=ids, steps=1) == built["sliced"]
