@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 VerdictStatus = Literal["scored", "grader_error", "timeout", "infra_error"]
 FinishReason = Literal["stop", "length", "error"]
@@ -206,6 +206,17 @@ class Verdict(_Model):
                 keys = ("name", "outcome", "message")
                 return {**data, "tests": [{k: t[k] for k in keys if k in t} for t in old]}
         return data
+
+    @field_validator("reward", mode="before")
+    @classmethod
+    def _reward_is_a_number(cls, value: Any) -> Any:
+        """A reward written as "1.0" or true is a grader's bug: named, never read as a number."""
+        if isinstance(value, bool | str):
+            raise ValueError(
+                f"reward must be a number, got {type(value).__name__} {value!r}; "
+                "the grader should return a float such as 1.0"
+            )
+        return value
 
     @model_validator(mode="after")
     def _reward_only_when_scored(self) -> Verdict:

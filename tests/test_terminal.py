@@ -90,6 +90,19 @@ def test_an_output_flood_is_stopped_at_the_output_limit_not_the_time_limit(
     assert said.startswith("stopped after") and "(the output limit)" in said, said[:200]
 
 
+def test_read_file_names_a_fifo_and_a_directory_at_once(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A FIFO with no writer used to hold read_file to its deadline and answer "gave nothing"."""
+    task = env.task("count-error-lines")
+    steps = [call("bash", command="mkfifo pipe; mkdir d"), call("read_file", path="pipe"),
+             call("read_file", path="d"), call("read_file", path="app.log")]  # fmt: skip
+    ep = episodes(env, task, [steps], tmp_path)[0].sample.episode
+    assert ep is not None
+    said = [t.observations[0].content for t in ep.turns[1:4]]
+    assert "pipe is not a regular file: read_file reads files; use bash" in said[0], said[0]
+    assert "d is a directory" in said[1], said[1]
+    assert "ERROR" in said[2]
+
+
 def test_a_symlink_to_somewhere_else_is_not_followed_by_the_judge(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     task = env.task("count-error-lines")
     links = call("bash", command="ln -s /etc/hostname error_count.txt; ln -s /proc/1/environ "

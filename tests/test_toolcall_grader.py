@@ -199,3 +199,13 @@ def test_many_braces_in_prose_stay_plain_text() -> None:
     verdict = check(TRI, [], "Sorry, " + "{ [ " * 5000 + "no call here")
     assert verdict.passed
     assert check(TRI, [], "{ " * 5000).details["failure"] == "format"  # starts like JSON
+
+
+def test_string_arguments_that_encode_no_object_are_named_as_such():
+    """A call whose `arguments` is a plain string ("hello") is told what is wrong with it,
+    not only that some JSON somewhere failed; an encoded object (OpenAI's form) still reads."""
+    bad = parse_calls('<tool_call>{"name": "f", "arguments": "hello"}</tool_call>')
+    assert bad.calls is None
+    assert "arguments of 'f' are a string that is not an encoded JSON object" in bad.problem
+    good = parse_calls('<tool_call>{"name": "f", "arguments": "{\\"a\\": 1}"}</tool_call>')
+    assert good.calls == [{"name": "f", "arguments": {"a": 1}}]

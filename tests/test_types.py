@@ -77,3 +77,10 @@ def test_scored_group_alignment_and_round_trip():
     assert ScoredGroup.model_validate_json(g.model_dump_json()) == g
     with pytest.raises(ValidationError, match="exactly one verdict"):
         ScoredGroup(env="m", task_id="t", samples=samples, verdicts=verdicts[:1])
+
+
+@pytest.mark.parametrize("reward", ["1.0", True, "0"])
+def test_a_reward_that_is_not_a_number_is_named_not_coerced(reward):
+    with pytest.raises(ValidationError, match="reward must be a number"):
+        Verdict.model_validate({"status": "scored", "reward": reward, "passed": True})
+    assert Verdict.model_validate({"status": "scored", "reward": 1}).reward == 1.0

@@ -298,7 +298,14 @@ def op_read(job: dict) -> dict:
     cap = int(job.get("limit", 64 << 10))
 
     def read() -> bytes:
-        with open(_path(job["path"]), "rb") as fh:
+        # O_NONBLOCK: a FIFO opens at once rather than waiting for a writer until the deadline
+        fd = os.open(_path(job["path"]), os.O_RDONLY | os.O_NONBLOCK)
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            os.close(fd)
+            kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+            raise OSError(f"{job['path']} is {kind}: read_file reads files; use bash")
+        with open(fd, "rb") as fh:
             return fh.read(cap + 1)
 
     data, err = as_agent(agent, read)

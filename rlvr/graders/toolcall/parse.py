@@ -121,8 +121,14 @@ def _short(e: BaseException) -> str:
 
 
 def _arguments(raw: Any, name: str) -> dict[str, Any]:
-    if isinstance(raw, str):
-        raw = loads_strict(raw) if raw.strip() else None
+    if isinstance(raw, str):  # OpenAI's wire form: an object encoded as a JSON string
+        try:
+            raw = loads_strict(raw) if raw.strip() else None
+        except _Unparseable as e:
+            raise _Unparseable(
+                f"arguments of {name!r} are a string that is not an encoded JSON object "
+                f'({e}); write them as an object, e.g. {{"x": 1}}'
+            ) from None
     if not isinstance(raw, dict):
         raise _Unparseable(f"arguments of {name!r} must be a JSON object, got {_kind(raw)}")
     return raw
