@@ -103,6 +103,16 @@ def test_read_file_names_a_fifo_and_a_directory_at_once(env, tmp_path: Path) -> 
     assert "ERROR" in said[2]
 
 
+def test_a_workspace_1500_folders_deep_is_judged_not_failed(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Deep nesting is bounded by the walk, not by Python's recursion limit."""
+    task = env.task("count-error-lines")
+    deep = call("bash", command="mkdir -p $(printf 'd/%.0s' $(seq 1500)) && echo made")
+    group = episodes(env, task, [[deep, call("submit")]], tmp_path)
+    verdict = group[0].verdict
+    assert verdict is not None and (verdict.status, verdict.reward) == ("scored", 0.0)
+    assert "Recursion" not in verdict.reason, verdict.reason
+
+
 def test_a_symlink_to_somewhere_else_is_not_followed_by_the_judge(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     task = env.task("count-error-lines")
     links = call("bash", command="ln -s /etc/hostname error_count.txt; ln -s /proc/1/environ "

@@ -35,7 +35,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from confine import Filter
-from judge_git import distrust
+from judge_git import distrust, walk
 from sweep import (
     _owners,
     as_uid,
@@ -554,7 +554,7 @@ def workspace_state() -> dict[str, tuple[int, ...]]:
     """Every entry of /app with what a write would change (its change time above all, which
     no program can set back), walked as root without following a link, bounded."""
     state: dict[str, tuple[int, ...]] = {}
-    for here, dirs, files in os.walk(WORKSPACE):
+    for here, dirs, files in walk(WORKSPACE):
         for name in [*dirs, *files]:
             path = os.path.join(here, name)
             with contextlib.suppress(OSError):
