@@ -113,6 +113,22 @@ def test_a_workspace_1500_folders_deep_is_judged_not_failed(env, tmp_path: Path)
     assert "Recursion" not in verdict.reason, verdict.reason
 
 
+def test_a_workspace_too_large_to_watch_reads_as_changed_not_unchanged(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """19,900 files under 1,460-byte paths make the judge's view of /app outgrow what a helper
+    may hand back. Both views failed alike and read as "unchanged", so a program of the
+    agent's could write /app while it was judged; now a view that fails is a change."""
+    task = env.task("bash-organize")
+    writer = call("bash", command=(
+        "printf '#!/bin/bash\\necho ran >> /app/victim.txt\\n' > organize.sh; "
+        "chmod 755 organize.sh; "
+        "L=$(printf 'x%.0s' {1..250}); mkdir -p p/a$L/b$L/c$L/d$L/e$L; cd p/a$L/b$L/c$L/d$L/e$L; "
+        "for i in $(seq 19900); do : > \"$(printf '%0200d' $i)\"; done; echo made"
+    ))  # fmt: skip
+    verdict = episodes(env, task, [[writer, call("submit")]], tmp_path)[0].verdict
+    assert verdict is not None and verdict.reward == 0.0
+    assert "which the judge cannot watch" in verdict.reason, verdict.reason
+
+
 def test_a_symlink_to_somewhere_else_is_not_followed_by_the_judge(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     task = env.task("count-error-lines")
     links = call("bash", command="ln -s /etc/hostname error_count.txt; ln -s /proc/1/environ "

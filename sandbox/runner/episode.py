@@ -560,26 +560,31 @@ def workspace_state() -> dict[str, tuple[int, ...]]:
             with contextlib.suppress(OSError):
                 st = os.lstat(path)
                 state[path] = (st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-            if len(state) > SNAPSHOT_ENTRIES * 4:
-                return state
+            if len(state) > WATCHED_ENTRIES:  # a part left unwatched could change unseen
+                raise RuntimeError(f"more than {WATCHED_ENTRIES} entries")
     return state
 
 
 State = dict[str, tuple[int, ...]]
+WATCHED_ENTRIES = SNAPSHOT_ENTRIES * 4
+UNWATCHED = "(the workspace, which the judge cannot watch: too many entries or bytes of names)"
 
 
-def agent_view(agent: int) -> State:
+def agent_view(agent: int) -> State | None:
     """`workspace_state` as the agent's uid, which can list every folder of its own workspace
-    (the runner's root has no DAC override: a 0711 folder hid its files from it); a walk that
-    fails reads as a change."""
+    (the runner's root has no DAC override: a 0711 folder hid its files from it); None when
+    the walk fails or outgrows what a helper may hand back, which reads as a change."""
     data, err = as_agent(agent, lambda: json.dumps(workspace_state()).encode(), timeout=30.0)
     if err:
-        return {"(the workspace could not be walked)": (0,)}
+        return None
     return {k: tuple(v) for k, v in json.loads(data).items()}
 
 
-def first_change(before: State, after: State) -> str | None:
-    """The first path whose entry differs between two workspace states, or None."""
+def first_change(before: State | None, after: State | None) -> str | None:
+    """The first path whose entry differs between two workspace states, or None. A view that
+    could not be taken is a change: two failed views alike must not read as "unchanged"."""
+    if before is None or after is None:
+        return UNWATCHED
     for path in sorted(before.keys() | after.keys()):
         if before.get(path) != after.get(path):
             return path[len(WORKSPACE) + 1 :] or "/app"

@@ -23,7 +23,6 @@ cannot strip or that fails fsck, scores 0.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 from collections.abc import Iterator
@@ -202,13 +201,21 @@ def _writable(path: str) -> None:
 
 
 def _remove(path: str) -> None:
-    if os.path.isdir(path) and not os.path.islink(path):
-        for here, dirs, _files in walk(path):
-            for d in dirs:
-                _writable(os.path.join(here, d))
-        shutil.rmtree(path)
-    elif os.path.lexists(path):
-        os.unlink(path)
+    """Remove a file, a link or a whole folder, which the agent may have nested deeper than
+    shutil.rmtree's recursion reaches: every folder after everything under it."""
+    if not (os.path.isdir(path) and not os.path.islink(path)):
+        if os.path.lexists(path):
+            os.unlink(path)
+        return
+    folders: list[tuple[str, list[str]]] = []
+    for here, dirs, files in walk(path):
+        for d in dirs:
+            _writable(os.path.join(here, d))
+        folders.append((here, files))
+    for here, files in reversed(folders):  # a walk lists a folder before all it holds
+        for name in files:
+            os.unlink(os.path.join(here, name))
+        os.rmdir(here)
 
 
 def distrust(env: dict[str, str], root: str = WORKSPACE) -> bytes:
