@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "sandbox" / "runner
 import judge_git  # the runner's own module, as the container imports it
 
 DEPTH = 1500
+
+
+@pytest.fixture()
+def tmp_path(tmp_path: Path) -> Iterator[Path]:
+    """tmp_path, emptied by `rm -rf` after the test: pytest's own clean-up of old temporary
+    folders uses shutil.rmtree, which a tree this deep would fail in a later session."""
+    yield tmp_path
+    subprocess.run(["rm", "-rf", str(tmp_path)], check=False)
 
 
 def _deep(root: Path) -> Path:

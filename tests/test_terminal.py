@@ -207,6 +207,9 @@ def test_a_judged_program_that_does_not_read_its_input_fails_only_itself(
     slow_task = _task_with_tests(
         tmp_path / "slow-task",
         "def test_program_is_quick(ws):\n"
+        "    for _ in range(3):  # killed at its limit: never exit code 0, however fast the kill\n"
+        "        run = ws.run(['sleep', '30'], timeout_s=1)\n"
+        "        assert run.timed_out and run.exit_code == -9, (run.exit_code, run.timed_out)\n"
         "    run = ws.run(['bash', 'slow.sh'], timeout_s=1)\n"
         "    assert run.exit_code == 0\n",
     )

@@ -41,11 +41,13 @@ from sweep import (
     as_uid,
     die_first,
     drop_to,
+    exit_status,
     freeze,
     fresh_uids,
     kill_all,
     limit_counters,
     reap,
+    tracked,
     wipe_own,
 )
 
@@ -163,8 +165,8 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
 
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.PIPE,
-                                stdout=w, stderr=w, start_new_session=True)  # fmt: skip
+        proc = tracked(subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.PIPE,
+                                        stdout=w, stderr=w, start_new_session=True))  # fmt: skip
     except (OSError, subprocess.SubprocessError, ValueError) as e:
         # a NUL byte or an unencodable character in the command, or a cwd the agent made
         # unusable (chmod 000 /app): the command fails, as it would in a shell
@@ -183,11 +185,10 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
         except subprocess.TimeoutExpired:
             timed_out = True
     kill_all(uid=uid)
-    code = proc.poll()
-    if code is None:
+    if proc.poll() is None:
         with contextlib.suppress(OSError):
             proc.kill()
-        code = proc.wait()
+    code = exit_status(proc)
     os.close(r)
     reap()
     oom1, pids1 = limit_counters()
@@ -499,9 +500,10 @@ def run_judge(job: dict, judge: int, executor: int, home: str, agent: int) -> di
     before, changed = agent_view(agent), None
     argv = ["/usr/bin/python3", "-I", "/opt/rlvr/judge_main.py", home + "/tests/" + job["test"]]
     start = time.monotonic()
-    proc = subprocess.Popen(argv, preexec_fn=child, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            pass_fds=(req_w, res_r, rep_w), start_new_session=True)  # fmt: skip
+    proc = tracked(subprocess.Popen(
+        argv, preexec_fn=child, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, pass_fds=(req_w, res_r, rep_w), start_new_session=True,
+    ))  # fmt: skip
     for fd in (req_w, res_r, rep_w):
         os.close(fd)
     deadline = start + float(job["timeout_s"])
@@ -539,7 +541,7 @@ def run_judge(job: dict, judge: int, executor: int, home: str, agent: int) -> di
                 with contextlib.suppress(OSError):
                     os.write(res_w, json.dumps(reply).encode() + b"\n")
     kill_all()
-    code = proc.wait()
+    code = exit_status(proc)
     sel.close()
     for fd in (req_r, rep_r, res_w):
         with contextlib.suppress(OSError):

@@ -50,11 +50,13 @@ from sweep import (
     as_uid,
     die_first,
     drop_to,
+    exit_status,
     freeze,
     fresh_uids,
     kill_all,
     limit_counters,
     non_root,
+    tracked,
     wipe_and_check,
 )
 
@@ -285,12 +287,12 @@ def spawn(argv: list[str], role: Role, job: dict, cwd: str, out: int | None, err
         if confine is not None:
             confine.install()
 
-    return subprocess.Popen(
+    return tracked(subprocess.Popen(
         argv, preexec_fn=child, env=env, stdin=stdin,
         stdout=out if out is not None else subprocess.PIPE,
         stderr=err if err is not None else subprocess.PIPE, pass_fds=fds,
         start_new_session=True,
-    )  # fmt: skip
+    ))  # fmt: skip
 
 
 def wait_for(proc: subprocess.Popen, drain: Drain, deadline: float, hard_out: int) -> str:
@@ -334,7 +336,7 @@ def build(job: dict, j: Role, deadline: float, out_cap: int) -> dict | None:
     how = wait_for(proc, drain, deadline, out_cap * 16)
     freeze()
     kill_all()
-    code = proc.wait()
+    code = exit_status(proc)
     drain.finish(time.monotonic() + 1.0)
     if how == "exited" and code == 0:
         return None
@@ -399,7 +401,7 @@ def run_test(job: dict, j: Role, u: Role, mode: str, deadline: float, out_cap: i
     uids = non_root()
     lingering = sorted({_comm(p) for p in alive if uids.get(p) in watched})
     kill_all()
-    code = proc.wait()
+    code = exit_status(proc)
     if server is not None:
         server.wait()
     drain.finish(time.monotonic() + 1.0)

@@ -28,6 +28,7 @@ import secrets
 import select
 import signal
 import stat
+import subprocess
 import time
 from collections.abc import Callable
 
@@ -163,14 +164,33 @@ def non_root(skip: set[int] | None = None) -> dict[int, int]:
     return found
 
 
+REAPED: dict[int, int] = {}  # pid -> exit code of the children reap() collected
+
+
 def reap() -> None:
+    """Collect every child that has exited, keeping its exit code for `exit_status`."""
     while True:
         try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
+            pid, status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
         if pid == 0:
             return
+        REAPED[pid] = os.waitstatus_to_exitcode(status)
+
+
+def tracked(proc: subprocess.Popen) -> subprocess.Popen:
+    """A just-started Popen whose pid may reuse one `reap` recorded: that record is stale."""
+    REAPED.pop(proc.pid, None)
+    return proc
+
+
+def exit_status(proc: subprocess.Popen) -> int:
+    """`proc`'s exit code once it has ended, even when `reap` (a wait on any child) collected
+    it first: Popen then reads ECHILD as exit code 0, and a program killed at its time limit,
+    or one that exited 1 while a child of its held the output open, read as a success."""
+    code = proc.wait()
+    return REAPED.pop(proc.pid, code)
 
 
 def _root_pids() -> list[int]:
