@@ -27,11 +27,18 @@ def zombie(proc):
         time.sleep(0.01)
 """
 CASES = {
+    "Popen alone, after the sweep (the bug)": (
+        "proc = subprocess.Popen(['sleep', '30'])\n"
+        "os.kill(proc.pid, signal.SIGKILL); zombie(proc); sweep.reap()\n"
+        "print(proc.wait())  # ECHILD, read as success",
+        0,
+    ),
     "killed, collected by the sweep": (
         "proc = sweep.tracked(subprocess.Popen(['sleep', '30']))\n"
         "os.kill(proc.pid, signal.SIGKILL); zombie(proc); sweep.reap()\n"
-        "assert proc.poll() == 0  # Popen's own reading: the bug guarded against\n"
-        "print(sweep.exit_status(proc))",
+        "code = sweep.exit_status(proc)\n"
+        "assert proc.poll() == -9  # the Popen holds it too: nothing polls the freed pid again\n"
+        "print(code)",
         -9,
     ),
     "exit 3, collected by the sweep": (
@@ -43,6 +50,17 @@ CASES = {
         "proc = sweep.tracked(subprocess.Popen(['sh', '-c', 'exit 5']))\n"
         "proc.wait(); sweep.reap(); print(sweep.exit_status(proc))",
         5,
+    ),
+    "still running after the sweep: killed": (
+        "proc = sweep.tracked(subprocess.Popen(['sleep', '30']))\n"
+        "sweep.reap(); print(sweep.exit_status(proc))",
+        -9,
+    ),
+    "collected by the runner, then its pid recorded for another process": (
+        "proc = sweep.tracked(subprocess.Popen(['sh', '-c', 'exit 1']))\n"
+        "proc.wait(); sweep.REAPED[proc.pid] = 0  # a later process given the same pid\n"
+        "print(sweep.exit_status(proc))",
+        1,
     ),
     "a stale record of a reused pid": (
         "proc = subprocess.Popen(['sh', '-c', 'exit 0'])\n"

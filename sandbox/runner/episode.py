@@ -185,9 +185,6 @@ def run_confined(argv: list[str], uid: int, cwd: str, env: dict[str, str], stdin
         except subprocess.TimeoutExpired:
             timed_out = True
     kill_all(uid=uid)
-    if proc.poll() is None:
-        with contextlib.suppress(OSError):
-            proc.kill()
     code = exit_status(proc)
     os.close(r)
     reap()

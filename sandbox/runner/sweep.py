@@ -176,7 +176,8 @@ def reap() -> None:
             return
         if pid == 0:
             return
-        REAPED[pid] = os.waitstatus_to_exitcode(status)
+        # the first record stands: a later process given the same pid cannot overwrite it
+        REAPED.setdefault(pid, os.waitstatus_to_exitcode(status))
 
 
 def tracked(proc: subprocess.Popen) -> subprocess.Popen:
@@ -186,11 +187,20 @@ def tracked(proc: subprocess.Popen) -> subprocess.Popen:
 
 
 def exit_status(proc: subprocess.Popen) -> int:
-    """`proc`'s exit code once it has ended, even when `reap` (a wait on any child) collected
-    it first: Popen then reads ECHILD as exit code 0, and a program killed at its time limit,
-    or one that exited 1 while a child of its held the output open, read as a success."""
-    code = proc.wait()
-    return REAPED.pop(proc.pid, code)
+    """`proc`'s exit code after a sweep, killing it if it still runs. When `reap` (a wait on
+    any child) collected it first, Popen would read ECHILD as exit code 0: a program killed at
+    its time limit read as a success. Call it before any poll() or wait() after the sweep."""
+    if proc.returncode is not None:  # Popen collected it itself, before the sweep
+        REAPED.pop(proc.pid, None)
+        return proc.returncode
+    if proc.pid in REAPED:  # the sweep did: the first record since the start is its own
+        # set on the Popen too, so that nothing polls the freed pid later (Popen.__del__,
+        # subprocess._active), which another child may have been given by then
+        proc.returncode = REAPED.pop(proc.pid)
+        return proc.returncode
+    with contextlib.suppress(OSError):
+        proc.kill()
+    return proc.wait()
 
 
 def _root_pids() -> list[int]:
