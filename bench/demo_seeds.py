@@ -158,7 +158,7 @@ def validation_run(name: str, seed: int, device: str, out: Path, quick: bool) ->
     return {"kept": report.kept, **paired}
 
 
-def test_run(
+def run_on_test_split(
     name: str, seed: int, device: str, out: Path, quick: bool, warm: str
 ) -> dict[str, Any]:
     """The candidate as the demo runs it (rlvr.demo.run_stage), from the seed's warm start or
@@ -193,7 +193,7 @@ def one(
     if phase == "validation":
         row = validation_run(name, seed, device, Path(out), quick)
     else:
-        row = test_run(name, seed, device, Path(out), quick, warm)
+        row = run_on_test_split(name, seed, device, Path(out), quick, warm)
     return {"phase": phase, "recipe": name, "seed": seed, "device": device, **row,
             "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
 
