@@ -403,7 +403,7 @@ def run_test(job: dict, j: Role, u: Role, mode: str, deadline: float, out_cap: i
     kill_all()
     code = exit_status(proc)
     if server is not None:
-        server.wait()
+        exit_status(server)  # not server.wait(): the sweep may have collected it
     drain.finish(time.monotonic() + 1.0)
     report = drain.text("report") if "report" in drain_fds else None
     if job.get("report_from") == "file":
