@@ -25,8 +25,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
 
 WORKSPACE = "/app"
 MAX_WALK = 20000  # entries looked at: past it the workspace cannot be vouched for
@@ -45,7 +44,9 @@ def _refuse(error: OSError) -> None:
     raise RuntimeError(f"the judge cannot look into {error.filename}: {error.strerror}")
 
 
-def walk(root: str, onerror: Any = None) -> Iterator[tuple[str, list[str], list[str]]]:
+def walk(
+    root: str, onerror: Callable[[OSError], None] | None = None
+) -> Iterator[tuple[str, list[str], list[str]]]:
     """os.walk top-down, following no link, by a stack rather than recursion: Python 3.11's
     os.walk recurses, and a workspace 1,500 folders deep ended it in a RecursionError. A link
     to a folder is listed with the files; `dirs` may be pruned in place, as with os.walk."""
