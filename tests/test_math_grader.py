@@ -260,3 +260,16 @@ def test_audit_reports_a_gold_that_cannot_be_read() -> None:
     fine = audit_task(env, Task(id="fine", prompt="p", gold="\\frac{1}{2}"), GapOptions())
     assert fine.gold_unreadable == ""
     assert summary("math", [audit, fine], 0.0).golds_unreadable == 1
+
+
+def test_numbers_only_passes_a_value_and_rejects_an_expression_equal_to_it():
+    """An arithmetic task's answer `32 + 23` restates the question (math-columns sets it)."""
+    task = Task(id="t", prompt="What is 32 + 23?", gold="55")
+    strict, lenient = MathGrader(numbers_only=True), MathGrader()
+    values = ["\\boxed{55}", "\\boxed{55\\%}", "\\boxed{fifty-five}", "The answer is 55."]
+    expressions = ["\\boxed{32 + 23}", "\\boxed{\\sqrt{3025}}", "\\boxed{55 \\approx 56}"]
+    assert [v.reward for v in strict.grade_group(task, values)] == [1.0] * 4
+    verdicts = strict.grade_group(task, expressions)
+    assert [v.reward for v in verdicts] == [0.0] * 3
+    assert all("not a plain number" in v.reason for v in verdicts)
+    assert lenient.grade_group(task, expressions[:1])[0].reward == 1.0  # the default is unchanged

@@ -96,6 +96,12 @@ class MathOptions(BaseModel):
     positive_symbols: bool = Field(
         True, description="Treat letters as positive reals (sqrt(1/n) is 1/sqrt(n))."
     )
+    numbers_only: bool = Field(
+        False,
+        description="Pass only a plain number (-12, 0.5, 3/4, \\frac{3}{4}, 55%), never an "
+        "expression equal to the gold: for arithmetic tasks, where `32 + 23` restates the "
+        "question instead of answering it.",
+    )
 
     @property
     def limits(self) -> Limits:
@@ -250,6 +256,11 @@ class MathGrader:
         p.forms = tuple(dict.fromkeys(self._forms(c, gold) for c in ext.candidates))
         p.joined = self._forms(ext.joined, gold) if ext.joined else None
         p.details["answer_normalized"] = [_clip(f[0]) for f in p.forms]
+        if opts.numbers_only and any(plain_number(f[0]) is None for f in p.forms):
+            reason = (
+                "not a plain number: this task asks for the value, not an expression equal to it"
+            )
+            p.early = Verdict.reject(reason, details=p.details, duration_s=0.0)
         return p
 
     def _fast(self, gold: _Gold, p: _Prepared) -> Verdict | None:
