@@ -160,6 +160,7 @@ def env_from_manifest(folder: Path | str, **overrides: Any) -> Environment:
 SESSIONS = {
     "repair": "rlvr.episodes.repair:open_repair",
     "terminal": "rlvr.episodes.terminal:open_terminal",
+    "retry": "rlvr.episodes.retry:open_retry",
 }
 
 

@@ -49,6 +49,12 @@ class SplitSpec(BaseModel):
         default=None,
         description="Explicit held-out task ids; every other task is train (overrides the hash).",
     )
+    split_like: str | None = Field(
+        default=None,
+        pattern=r"^[a-z0-9][a-z0-9_.-]*$",
+        description="Hash ids as the environment of this name does (its '<name>/' prefix "
+        "stripped): a second view of another environment's task file keeps its held-out tasks.",
+    )
 
 
 def check_split_name(name: str) -> SplitName:
@@ -79,7 +85,8 @@ def side_of(task: Task, spec: SplitSpec, env_name: str) -> Literal["train", "tes
     own = task.meta.get("split")
     if own in ("train", "test"):
         return own  # type: ignore[return-value]
-    held_out = hash_unit(split_key(task, env_name), spec.salt) < spec.test_fraction
+    key = split_key(task, spec.split_like or env_name)
+    held_out = hash_unit(key, spec.salt) < spec.test_fraction
     return "test" if held_out else "train"
 
 

@@ -69,6 +69,11 @@ class Observation(_Model):
     tool: str | None = Field(default=None, description="The tool called; None for a bad call.")
     content: str
     error: bool = Field(default=False, description="The call was malformed or the tool failed.")
+    retry: bool = Field(
+        default=False,
+        description="A well-formed submission the tool turned down with feedback (a wrong answer "
+        "where retries are offered): the episode goes on.",
+    )
 
 
 class Turn(_Model):

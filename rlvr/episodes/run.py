@@ -267,7 +267,7 @@ class EpisodeRunner:
             turn.calls.append(call)
             obs = self._call(e.session, call)
             turn.observations.append(obs)
-            if call.name == self.spec.submit_tool and not obs.error:
+            if call.name == self.spec.submit_tool and not (obs.error or obs.retry):
                 e.end = "submit"
                 return
         if last:

@@ -44,6 +44,23 @@ TOOLS: dict[str, dict[str, Any]] = {
             "additionalProperties": False,
         },
     },
+    "submit_answer": {
+        "name": "submit_answer",
+        "description": "Submit your final answer. A wrong one is turned down with feedback, and "
+        "you may try again while turns remain.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "answer": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": 200,
+                    "description": "The answer; omit it to submit the last \\boxed{} you wrote.",
+                }
+            },
+            "additionalProperties": False,
+        },
+    },
     "bash": {
         "name": "bash",
         "description": "Run a shell command in the workspace; returns its exit code and output.",
@@ -168,6 +185,7 @@ def read_calls(text: str, offered: list[str]) -> TurnCalls:
         if errors:
             e = errors[0]
             where = "/".join(str(p) for p in e.path) or "arguments"
-            return TurnCalls([], f"bad arguments for {raw['name']!r} at {where}: {e.message}")
+            said = e.message if len(e.message) <= 300 else e.message[:300] + " [cut]"
+            return TurnCalls([], f"bad arguments for {raw['name']!r} at {where}: {said}")
         calls.append(ToolCall(name=raw["name"], arguments=mended(raw["arguments"])))
     return TurnCalls(calls)

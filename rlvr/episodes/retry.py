@@ -1,0 +1,88 @@
+"""Answer-with-retries episodes: submit an answer, hear "wrong", and try again.
+
+The smallest episode that rewards using feedback. The session offers one tool, `submit_answer`,
+which grades the latest answer (its `answer` argument, else the last `\\boxed{}` the model
+wrote) with the environment's own grader, once a turn: a second call in the same turn is not
+graded, so the turn budget is the number of guesses. A correct answer ends the episode; a wrong
+one is turned down (`Observation.retry`) with "wrong" and the task's question again as it was
+asked (a small model answers best from the words it was trained on, and from what is near), and
+the model may answer again while turns remain. An answer written without a call ends the episode
+at once, with no second chance. The final answer goes to the same grader as a single-turn
+answer. The reply reveals only correctness, so what an episode measures is whether a model
+submits through the tool and acts on a "wrong", not whether it can do the task unaided.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rlvr.types import Observation, Task, ToolCall, Verdict
+
+if TYPE_CHECKING:
+    from rlvr.env import Environment
+
+TOOL = "submit_answer"
+BOXED = "\\boxed{"
+
+
+def boxed(answer: str) -> str:
+    """An answer as the math grader reads a final answer."""
+    return f"\\boxed{{{answer}}}"
+
+
+def wrong_reply(env: Environment, task: Task) -> str:
+    """The reply to a wrong answer: "wrong." and the task's question as it was asked."""
+    return f"wrong. {env.messages(task)[-1]['content']}"
+
+
+class RetrySession:
+    """One episode: the latest answer, and the submit tool that grades one submission a turn."""
+
+    def __init__(self, env: Environment, task: Task) -> None:
+        self.env, self.task = env, task
+        self.latest: str | None = None
+        self.turns = 0
+        self.budget = env.episode.max_turns if env.episode is not None else 1
+        self.submitted_this_turn = False
+
+    def note_turn(self, text: str) -> None:
+        self.turns += 1
+        self.submitted_this_turn = False
+        if BOXED in text:
+            self.latest = text
+
+    def call(self, call: ToolCall) -> Observation:
+        if call.name != TOOL:
+            msg = f"{call.name} is not offered here"
+            return Observation(tool=call.name, content=msg, error=True)
+        if self.submitted_this_turn:  # else 16 calls a turn would be 16 graded guesses
+            msg = "one submission a turn: this one was not graded"
+            return Observation(tool=TOOL, content=msg, error=True)
+        given = str(call.arguments.get("answer", "")).strip()
+        if given:
+            self.latest = given if BOXED in given else boxed(given)
+        if self.latest is None:
+            msg = "nothing to submit: write your answer in \\boxed{} or pass it as `answer`"
+            return Observation(tool=TOOL, content=msg, error=True)
+        self.submitted_this_turn = True
+        verdict = self.env.grader.grade_group(self.task, [self.latest])[0]
+        if not verdict.is_scored:
+            return Observation(tool=TOOL, content="the answer could not be graded", error=True)
+        if verdict.passed:
+            return Observation(tool=TOOL, content="correct")
+        if self.turns >= self.budget:  # no turn left: a final, wrong answer
+            return Observation(tool=TOOL, content="wrong")
+        return Observation(tool=TOOL, content=wrong_reply(self.env, self.task), retry=True)
+
+    def answer(self) -> str:
+        return self.latest or ""
+
+    def verdict(self) -> Verdict | None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+def open_retry(env: Environment, task: Task) -> RetrySession:
+    return RetrySession(env, task)
