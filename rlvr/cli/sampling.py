@@ -27,6 +27,7 @@ from rlvr.episodes.admission import queued
 from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
 from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
+from rlvr.tiny_agent import agent_recipe, tiny_columns_agent_sft_dir
 from rlvr.tiny_code import code_sft_recipe, tiny_code_sft_dir
 
 if TYPE_CHECKING:
@@ -85,6 +86,7 @@ def warm_start(model: str) -> None:
     builders = {
         "tiny-sft": (tiny_sft_dir, sft_recipe),
         "tiny-columns-sft": (tiny_columns_sft_dir, columns_sft_recipe),
+        "tiny-columns-agent-sft": (tiny_columns_agent_sft_dir, agent_recipe),
         "tiny-code-sft": (tiny_code_sft_dir, code_sft_recipe),
     }
     if model not in builders:

@@ -1,0 +1,130 @@
+"""math-columns-retry: submit through a tool, a wrong answer turned down with the question again,
+one retry; and the scripted teacher episodes the demo's agent warm start is taught on."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from rlvr.distil import encode_episode
+from rlvr.episodes.retry import wrong_reply
+from rlvr.episodes.run import EpisodeRunner
+from rlvr.policies.base import SamplingConfig
+from rlvr.policies.replay import ReplayPolicy
+from rlvr.registry import load_env
+from rlvr.sft import IGNORE
+from rlvr.tiny import build_tokenizer
+from rlvr.tiny_agent import AGENT_ENV, SHAPES, encode_teacher, teacher_episode, with_result
+from rlvr.types import Sample
+
+SUBMIT = json.dumps({"name": "submit_answer"})
+
+
+def run(env, task, scripts: list[list[str]], tmp_path: Path):
+    path = tmp_path / "script.jsonl"
+    path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
+    [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
+    verdicts = env.grade(task, [r.sample.text for r in group])
+    return [r.sample.episode for r in group], verdicts
+
+
+def test_held_out_pairs_are_math_columns_own():
+    retry, columns = load_env(AGENT_ENV), load_env("math-columns")
+    assert [t.id for t in retry.tasks_in("test")] == [t.id for t in columns.tasks_in("test")]
+    assert len(retry.tasks_in("test")) == 383
+
+
+def test_a_wrong_submission_is_turned_down_with_the_question_and_may_be_retried(tmp_path):
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]
+    right, wrong = task.reference, with_result(task, "0")
+    episodes, verdicts = run(env, task, [
+        [f"{right} {SUBMIT}"],                                 # right at once: ends, passes
+        [f"{wrong} {SUBMIT}", f"{right} {SUBMIT}"],            # wrong, retried right: passes
+        [f"{wrong} {SUBMIT}", f"{wrong} {SUBMIT}"],            # wrong twice: final, fails
+        [right],                                               # no call: final at once
+        [wrong, right],                                        # no call: no second chance
+        [f"{wrong} " + json.dumps({"name": "submit_answer",    # the argument is the answer
+                                   "arguments": {"answer": str(task.gold)}})],
+        [SUBMIT, right],                                       # nothing written yet: an error
+    ], tmp_path)  # fmt: skip
+    assert [e.end for e in episodes] == [
+        "submit",
+        "submit",
+        "submit",
+        "no_call",
+        "no_call",
+        "submit",
+        "no_call",
+    ]
+    assert [len(e.turns) for e in episodes] == [1, 2, 2, 1, 1, 1, 2]
+    assert [v.reward for v in verdicts] == [1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+    turned_down = episodes[1].turns[0].observations[0]
+    assert turned_down.retry and not turned_down.error
+    assert turned_down.content == "wrong. " + env.messages(task)[-1]["content"]
+    assert task.prompt in turned_down.content
+    last = episodes[2].turns[1].observations[0]  # no turn left: no retry is offered
+    assert (last.content, last.retry, last.error) == ("wrong", False, False)
+    assert episodes[0].turns[0].observations[0].content == "correct"
+    assert episodes[6].turns[0].observations[0].error  # "nothing to submit"
+
+
+def _submit(answer: str) -> str:
+    return (
+        "<tool_call>"
+        + json.dumps({"name": "submit_answer", "arguments": {"answer": answer}})
+        + ("</tool_call>")
+    )
+
+
+def test_one_graded_submission_a_turn_and_no_expression_for_a_value(tmp_path):
+    """Found by a cold attack: 16 calls a turn were 16 graded guesses (blind guessing scored
+    0.305 held-out), and `\\boxed{32 + 23}` (the question restated) passed."""
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]  # What is 32 + 23?
+    a, b = task.prompt.removeprefix("What is ").removesuffix("?").split(" + ")
+    gold = str(task.gold)
+    guesses = [str(int(gold) + d) for d in (-2, -1, 1)] + [gold]
+    episodes, verdicts = run(env, task, [
+        ["".join(_submit(g) for g in guesses[:2]), "".join(_submit(g) for g in guesses[2:])],
+        [_submit(f"{a} + {b}")],
+        [f"\\boxed{{{a} + {b}}}"],
+        [_submit(f"\\boxed{{{gold}}}")],
+    ], tmp_path)  # fmt: skip
+    replies = [[o.content for o in t.observations] for t in episodes[0].turns]
+    assert replies[0][1] == "one submission a turn: this one was not graded"
+    assert replies[1] == ["wrong"]  # the second guess was final: the gold after it never ran
+    assert [v.reward for v in verdicts] == [0.0, 0.0, 0.0, 1.0]
+    assert episodes[3].answer == f"\\boxed{{{gold}}}"  # a boxed argument is not boxed twice
+
+
+def test_every_teacher_shape_replays_through_the_real_loop_and_passes(tmp_path):
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[3]
+    reply = wrong_reply(env, task)
+    taught = [teacher_episode(task, shape, random.Random(1), reply) for shape in SHAPES]
+    played, verdicts = run(env, task, [[t.text for t in e.turns] for e in taught], tmp_path)
+    assert all(v.reward == 1.0 for v in verdicts)
+    for script, real in zip(taught, played, strict=True):  # the teacher says what the tool says
+        assert script.end == real.end
+        assert [[o.content for o in t.observations] for t in script.turns] == [
+            [o.content for o in t.observations] for t in real.turns
+        ]
+
+
+def test_the_wrong_turn_is_context_only():
+    env = load_env(AGENT_ENV)
+    tok = build_tokenizer()
+    tasks = env.tasks_in("train")[:40]
+    encoded = encode_teacher(tok, env, tasks, [0.0, 0.0, 1.0], seed=0)  # all "submit, wrong"
+    for task, (ids, labels) in zip(tasks, encoded, strict=True):
+        trained = tok.decode([i for i, x in zip(ids, labels, strict=True) if x != IGNORE])
+        assert trained == f"{task.reference} {SUBMIT}{tok.eos_token}"  # only the right turn
+        assert "wrong." in tok.decode(ids)
+    direct = teacher_episode(tasks[0], "direct", random.Random(0), "")
+    sample = Sample(task_id=tasks[0].id, index=0, text=direct.answer, episode=direct)
+    ids, labels = encode_episode(tok, env, tasks[0], sample, 10**6)
+    assert tok.decode([i for i, x in zip(ids, labels, strict=True) if x != IGNORE]) == (
+        f"{tasks[0].reference}{tok.eos_token}"
+    )
