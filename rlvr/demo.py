@@ -131,6 +131,8 @@ class Stage:
     eval_samples: int = 8  # per held-out task, at temperature 1
     train: dict[str, Any] = field(default_factory=lambda: dict(GRPO_RECIPE))
     seed: int = 0  # the frontier's sampling and GRPO's; evaluations always sample with seed 0
+    max_new_tokens: int | None = None  # per answer or turn: frontier, GRPO, evals (None: the
+    # model's own, tiny: 64)
 
 
 MATH = Stage(
@@ -144,7 +146,26 @@ MATH = Stage(
         "holds, so pass@1 rises only if the model applies the column rule better."
     ),
 )
-STAGES: tuple[Stage, ...] = (MATH,)  # the sandbox is shown by rlvr.demo_code's code stage
+AGENT = Stage(
+    name="agent",
+    env="math-columns-retry",
+    model="tiny-columns-agent-sft",
+    title='agent: submit through a tool, hear "wrong", try again',
+    why=(
+        "Episodes on the same held-out pairs: an answer submitted with the submit_answer tool "
+        "is graded at once and a wrong one may be retried once; an answer without the call is "
+        "final. The reply says only correct or wrong, so a rise means the model submits through "
+        "the tool more, retries better or answers better, not that it found a new skill; the "
+        "page's call and turn figures say which."
+    ),
+    steps=40,
+    frontier_tasks=256,
+    eval_tasks=None,
+    eval_samples=4,
+    max_new_tokens=80,
+    train={**GRPO_RECIPE, "prompts_per_step": 32, "micro_batch_size": 32},
+)
+STAGES: tuple[Stage, ...] = (MATH, AGENT)  # the sandbox is shown by rlvr.demo_code's code stage
 
 
 @dataclass(frozen=True)
@@ -189,6 +210,7 @@ def held_out(
         n_tasks=stage.eval_tasks,
         n=stage.eval_samples,
         k=[1, stage.eval_samples],
+        max_new_tokens=stage.max_new_tokens,
     )
     policy = make_policy(model, threads=default_threads(model) or 1)
     return run_eval(env, policy, config, out, progress=on_progress)
@@ -231,7 +253,10 @@ def run_stage(
         env,
         policy,
         tasks,
-        RolloutConfig(g=8, sampling=SamplingConfig(seed=stage.seed)),  # the same every run
+        # the same every run
+        RolloutConfig(
+            g=8, sampling=SamplingConfig(seed=stage.seed, max_new_tokens=stage.max_new_tokens)
+        ),
         out / "frontier.jsonl",
         progress=on_progress,
     )
@@ -253,7 +278,7 @@ def run_stage(
         "eval_samples": max(1, stage.eval_samples // 2),
         "task_filter": {"difficulty": stage.difficulty} if stage.difficulty else {},
         "tasks": str(paths["tasks"]),
-    }
+    } | ({"max_new_tokens": stage.max_new_tokens} if stage.max_new_tokens else {})
     run_dir = train(
         load_config(None, overrides), out / "grpo", env=env, on_row=on_row, on_eval=on_eval
     )

@@ -15,6 +15,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+from rlvr.demo_transcripts import figures_html, transcripts_html
+
 
 def _interval(est: Any) -> str:
     if est is None or est.mean is None or est.ci95 is None:
@@ -70,7 +72,8 @@ def _section(result: Any, base: Path) -> str:
         f"<h2 id='{name}'>{html.escape(stage.title)}</h2>"
         f"<p>{html.escape(stage.env)}, starting from {html.escape(stage.model)}. "
         f"{html.escape(stage.why)}</p>"
-        f"{_held_out(result)}"
+        f"{_held_out(result)}{figures_html(result.before, result.after)}"
+        f"{transcripts_html(stage.env, run.parent / 'eval-before', run.parent / 'eval-after')}"
         f"<h3>Training (GRPO)</h3><p>Training reward {_fmt(result.reward_first)} over the "
         f"first steps, {_fmt(result.reward_last)} over the last. "
         f"<a href='{_rel(result.pages['run'], base)}'>training report</a>; evaluations: "

@@ -2,9 +2,10 @@
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import rlvr.sandbox.client
-from rlvr.demo import MATH, STAGES, Stage, check_references, run_pipeline
+from rlvr.demo import AGENT, MATH, STAGES, Stage, check_references, run_pipeline
 from rlvr.demo_code import CODE, CodeStage, run_code_stage
 from rlvr.demo_page import write_index
 from rlvr.pretrained import WHEEL_MODELS, WheelModel
@@ -12,6 +13,8 @@ from rlvr.registry import load_env
 from rlvr.selection import select_tasks
 from rlvr.splits import stable_subset
 from rlvr.store import GroupStore
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_grader_check_passes_references_and_rejects_neighbours():
@@ -84,6 +87,41 @@ def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
     assert other.run_dir == tmp_path / "other" / "grpo"
     page = index.read_text()
     assert "id='small'" in page and "id='other'" in page and "other/grpo/eval.png" in page
+
+
+def test_agent_stage_is_retry_episodes_on_math_columns_held_out_pairs():
+    assert AGENT in STAGES and STAGES.index(AGENT) > STAGES.index(MATH)
+    env = load_env(AGENT.env)
+    assert env.episode is not None and env.episode.tools == ["submit_answer"]
+    columns = {t.id for t in load_env(MATH.env).tasks_in("test")}
+    assert {t.id for t in env.tasks_in("test")} == columns  # the same unseen pairs
+    assert AGENT.max_new_tokens is not None and AGENT.max_new_tokens >= 72  # a call's turn fits
+
+
+def test_an_episode_stage_runs_episodes_and_the_page_shows_what_they_did(tmp_path, monkeypatch):
+    """The agent stage's plumbing on tiny-sft (cheap, and on the math frontier): the easy math
+    tasks as retry episodes. tiny-sft never learned the call, so the figures are what they are;
+    the test checks that episodes run through the frontier, GRPO and both evaluations."""
+    folder = tmp_path / "envs" / "math-easy-retry"
+    folder.mkdir(parents=True)
+    manifest = (ROOT / "envs" / "math-columns-retry" / "env.toml").read_text()
+    manifest = manifest.replace('name = "math-columns-retry"', 'name = "math-easy-retry"')
+    manifest = manifest.replace(
+        '"../../datasets/math/columns.jsonl"',
+        json.dumps(str(ROOT / "datasets" / "math" / "tasks.jsonl")),
+    )
+    manifest = manifest.replace('split_like = "math-columns"', 'split_like = "math"')
+    (folder / "env.toml").write_text(manifest)
+    monkeypatch.setenv("RLVR_ENV_PATH", str(tmp_path / "envs"))
+    stage = replace(SMALL, name="episodes", env="math-easy-retry", max_new_tokens=72)
+    (result,), index = run_pipeline(tmp_path / "out", stages=(stage,), code=None)
+    assert result.frontier["kept"] > 0
+    for summary in (result.before, result.after):
+        assert summary.episodes is not None and summary.n_tasks == result.before.n_tasks
+    rows = list(GroupStore(result.run_dir / "groups.jsonl"))
+    assert rows and all(s.episode is not None for g in rows for s in g.samples)
+    page = index.read_text()
+    assert "What the episodes did" in page and "pass@1 in the first turn" in page
 
 
 def test_code_stage_is_smollm2_on_held_out_synth_python():

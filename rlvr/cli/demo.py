@@ -19,6 +19,7 @@ from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage
 from rlvr.demo_code import CODE, CodeResult, run_code_stage, stage_problem
 from rlvr.demo_page import write_index
+from rlvr.demo_transcripts import episode_figures
 
 
 def demo(
@@ -48,8 +49,9 @@ def demo(
     json_out: JsonOpt = False,
 ) -> None:
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
-    hack audit -> held-out before/after on the tiny model, once per stage (math-columns), then
-    the code stage: SmolLM2 on held-out synth-python, graded in the sandbox, no training.
+    hack audit -> held-out before/after on the tiny model, once per stage (math-columns, then
+    math-columns-retry episodes with a submit tool), then the code stage: SmolLM2 on held-out
+    synth-python, graded in the sandbox, no training.
     Re-running resumes. Exit code 1 when the code stage could not run (no Docker daemon, or
     SmolLM2's wheel missing): the page and the output say why, with the fix."""
     names = tuple(env) if env else DEFAULT_ENVS
@@ -182,6 +184,8 @@ def _summary(result: StageResult, index: Path) -> dict[str, Any]:
         "held_out_before": result.before.pass_at["pass@1"].model_dump(),
         "held_out_after": result.after.pass_at["pass@1"].model_dump(),
         "held_out_diff": {"mean": paired.diff, "ci95": paired.ci95, "p_value": paired.p_value},
+        "episodes_before": episode_figures(result.before),
+        "episodes_after": episode_figures(result.after),
         "hack_flags": result.flag_counts,
         "run_dir": str(result.run_dir),
         "report": str(index),
@@ -209,6 +213,15 @@ def _print_summary(result: StageResult) -> None:
         f"p = {p.p_value:.3g}",
         highlight=False,
     )
+    fb, fa = episode_figures(result.before), episode_figures(result.after)
+    if fb is not None and fa is not None:
+        console.print(
+            f"{name}: episodes with a well-formed tool call {fb['called']:.3f} -> "
+            f"{fa['called']:.3f}; pass@1 in the first turn {fb['first_turn']:.3f} -> "
+            f"{fa['first_turn']:.3f}, added by later turns {fb['later_turns']:.3f} -> "
+            f"{fa['later_turns']:.3f}",
+            highlight=False,
+        )
     console.print(f"{name}: hack flags on training answers: {result.flag_counts or 'none'}")
 
 
