@@ -128,3 +128,28 @@ def test_the_wrong_turn_is_context_only():
     assert tok.decode([i for i, x in zip(ids, labels, strict=True) if x != IGNORE]) == (
         f"{tasks[0].reference}{tok.eos_token}"
     )
+
+
+def test_a_plain_final_answer_counts_and_a_long_bad_call_is_not_echoed(tmp_path):
+    """A second cold attack: "Answer: 55" in a final turn without a call was lost (the
+    grader's own answer-line rule did not run), and a 100,000-character tool name or key came
+    back whole in the next turn."""
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]
+    gold = str(task.gold)
+    long_name = (
+        "<tool_call>" + json.dumps({"name": "y" * 100_000, "arguments": {}}) + "</tool_call>"
+    )
+    long_key = "<tool_call>" + json.dumps(
+        {"name": "submit_answer", "arguments": {"answer": "1"}, "y" * 100_000: 1}
+    ) + "</tool_call>"  # fmt: skip
+    episodes, verdicts = run(env, task, [
+        [f"Answer: {gold}"],
+        [_submit(str(int(gold) + 1)), f"Answer: {gold}"],     # the last word counts
+        [long_name, f"Answer: {gold}"],
+        [long_key, f"Answer: {gold}"],
+    ], tmp_path)  # fmt: skip
+    assert [v.reward for v in verdicts] == [1.0, 1.0, 1.0, 1.0]
+    assert episodes[1].answer == f"Answer: {gold}"
+    for e in episodes[2:]:
+        assert len(e.turns[0].observations[0].content) < 1000

@@ -267,9 +267,13 @@ def test_numbers_only_passes_a_value_and_rejects_an_expression_equal_to_it():
     task = Task(id="t", prompt="What is 32 + 23?", gold="55")
     strict, lenient = MathGrader(numbers_only=True), MathGrader()
     values = ["\\boxed{55}", "\\boxed{55\\%}", "\\boxed{fifty-five}", "The answer is 55."]
-    expressions = ["\\boxed{32 + 23}", "\\boxed{\\sqrt{3025}}", "\\boxed{55 \\approx 56}"]
+    expressions = ["\\boxed{32 + 23}", "\\boxed{\\sqrt{3025}}", "\\boxed{55 \\approx 56}",
+                   "\\boxed{\\frac{110}{2}}", "\\boxed{110/2}", "\\boxed{55/1}"]  # fmt: skip
     assert [v.reward for v in strict.grade_group(task, values)] == [1.0] * 4
     verdicts = strict.grade_group(task, expressions)
-    assert [v.reward for v in verdicts] == [0.0] * 3
+    assert [v.reward for v in verdicts] == [0.0] * 6
     assert all("not a plain number" in v.reason for v in verdicts)
     assert lenient.grade_group(task, expressions[:1])[0].reward == 1.0  # the default is unchanged
+    half = Task(id="h", prompt="What is 1 / 2?", gold="\\frac{1}{2}")
+    assert strict.grade_group(half, ["\\boxed{1/2}", "\\boxed{2/4}"])[0].reward == 1.0
+    assert strict.grade_group(half, ["\\boxed{2/4}"])[0].reward == 0.0  # lowest terms only

@@ -159,6 +159,12 @@ def without_code(text: str) -> str:
     return "".join(parts) + rest
 
 
+def _cut(text: str, chars: int = 300) -> str:
+    """A part of a problem message that echoes the model's text, cut: a 100,000-character
+    name or key would otherwise come back whole and fill the next turn's context."""
+    return text if len(text) <= chars else text[:chars] + " [cut]"
+
+
 def read_calls(text: str, offered: list[str]) -> TurnCalls:
     """The tool calls in a model turn, each checked against its tool's schema.
 
@@ -171,7 +177,7 @@ def read_calls(text: str, offered: list[str]) -> TurnCalls:
                              f"{MAX_CALL_CHARS:,} are read: write less per call")  # fmt: skip
     parsed = parse_calls(text)
     if parsed.calls is None:
-        return TurnCalls([], f"could not read your tool call: {parsed.problem}")
+        return TurnCalls([], f"could not read your tool call: {_cut(parsed.problem)}")
     if len(parsed.calls) > MAX_CALLS_PER_TURN:
         return TurnCalls([], f"{len(parsed.calls)} tool calls in one turn; at most "
                              f"{MAX_CALLS_PER_TURN} are run: spread them over turns")  # fmt: skip
@@ -180,12 +186,14 @@ def read_calls(text: str, offered: list[str]) -> TurnCalls:
     for raw in parsed.calls:
         fn = schemas.get(raw["name"])
         if fn is None:
-            return TurnCalls([], f"there is no tool {raw['name']!r}; use one of {offered}")
+            return TurnCalls(
+                [], f"there is no tool {_cut(repr(raw['name']))}; use one of {offered}"
+            )
         errors = sorted(fn.validator.iter_errors(raw["arguments"]), key=lambda e: list(e.path))
         if errors:
             e = errors[0]
             where = "/".join(str(p) for p in e.path) or "arguments"
-            said = e.message if len(e.message) <= 300 else e.message[:300] + " [cut]"
-            return TurnCalls([], f"bad arguments for {raw['name']!r} at {where}: {said}")
+            return TurnCalls([], f"bad arguments for {raw['name']!r} at {_cut(where)}: "
+                                 f"{_cut(e.message)}")  # fmt: skip
         calls.append(ToolCall(name=raw["name"], arguments=mended(raw["arguments"])))
     return TurnCalls(calls)

@@ -8,6 +8,7 @@ the calling thread and sends only the rest to a worker.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
@@ -152,3 +153,17 @@ def _rational(node: Node) -> Fraction:
             raise _NotRational
         return _rational(node.kids[0]) ** int(exp)
     raise _NotRational
+
+
+_FRACTION = re.compile(r"[+-]?(?:(\d+)/(\d+)|\\[dct]?frac\{(\d+)\}\{(\d+)\})")
+
+
+def reduced_number(norm: str) -> bool:
+    """A plain number, and a fraction only in lowest terms (`110/2` is a division to do)."""
+    if plain_number(norm) is None:
+        return False
+    m = _FRACTION.fullmatch(norm)
+    if m is None:
+        return True
+    num, den = (int(x) for x in (m.groups()[:2] if m.group(1) else m.groups()[2:]))
+    return den > 1 and math.gcd(num, den) == 1

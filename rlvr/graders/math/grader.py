@@ -36,7 +36,7 @@ from rlvr.errors import ManifestError
 from rlvr.graders.base import register_grader
 from rlvr.graders.bounded import Named, PoolError, shared_pool
 from rlvr.graders.math.choice import choice_letter, grade_choice, multi_choice
-from rlvr.graders.math.exact import compare_rationals, plain_number
+from rlvr.graders.math.exact import compare_rationals, plain_number, reduced_number
 from rlvr.graders.math.extract import Extraction, extract_answers, gold_answer
 from rlvr.graders.math.fast import Plain, compare_plain, read_plain
 from rlvr.graders.math.guard import Limits
@@ -256,7 +256,7 @@ class MathGrader:
         p.forms = tuple(dict.fromkeys(self._forms(c, gold) for c in ext.candidates))
         p.joined = self._forms(ext.joined, gold) if ext.joined else None
         p.details["answer_normalized"] = [_clip(f[0]) for f in p.forms]
-        if opts.numbers_only and any(plain_number(f[0]) is None for f in p.forms):
+        if opts.numbers_only and not all(reduced_number(f[0]) for f in p.forms):
             reason = (
                 "not a plain number: this task asks for the value, not an expression equal to it"
             )
