@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from rlvr.distil import encode_episode
+from rlvr.episodes.reference_teacher import reference_turns
 from rlvr.episodes.retry import wrong_reply
 from rlvr.episodes.run import EpisodeRunner
 from rlvr.policies.base import SamplingConfig
@@ -153,3 +154,13 @@ def test_a_plain_final_answer_counts_and_a_long_bad_call_is_not_echoed(tmp_path)
     assert episodes[1].answer == f"Answer: {gold}"
     for e in episodes[2:]:
         assert len(e.turns[0].observations[0].content) < 1000
+
+
+def test_the_reference_teacher_submits_each_reference(tmp_path):
+    env = load_env(AGENT_ENV)
+    tasks = env.tasks_in("train")[:3]
+    for task in tasks:
+        turns = reference_turns(env, task)
+        assert turns is not None and task.reference in turns[0]
+        episodes, verdicts = run(env, task, [turns], tmp_path)
+        assert episodes[0].end == "submit" and verdicts[0].reward == 1.0

@@ -6,7 +6,8 @@ Before any real teacher is at hand, each task's own reference shows the format a
 - a repair task (`run_public_tests`, `submit`): the reference in the stack's fence with a
   `run_public_tests` call, then `submit` once the public examples pass;
 - a shell task (`bash`, `submit`): the reference script (a terminal task's solve.sh) run with
-  one `bash` call, then `submit`.
+  one `bash` call, then `submit`;
+- an answer task (`submit_answer`, the `retry` session): the reference answer, submitted.
 
 The episodes are written as a replay script (`rlvr.policies.replay`) and then played through the
 environment like any policy's, so the judge checks every one and distillation keeps only what
@@ -36,7 +37,7 @@ def call(name: str, **arguments: object) -> str:
 
 def reference_turns(env: Environment, task: Task) -> list[str] | None:
     """The model turns of the task's reference episode, or None when the task has no reference
-    or the environment offers neither a repair nor a shell tool."""
+    or the environment offers no repair, shell or answer tool."""
     spec = env.episode
     if spec is None or not task.reference:
         return None
@@ -47,6 +48,8 @@ def reference_turns(env: Environment, task: Task) -> list[str] | None:
         return [f"```{fence}\n{code}\n```\n{call('run_public_tests')}", *submit]
     if "bash" in spec.tools:
         return [call("bash", command=task.reference), *submit]
+    if "submit_answer" in spec.tools:  # the reference answer, submitted
+        return [f"{task.reference} {call('submit_answer')}"]
     return None
 
 
