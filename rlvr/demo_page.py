@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.demo_transcripts import figures_html, transcripts_html
+from rlvr.shorten import shorten
 
 
 def _interval(est: Any) -> str:
@@ -124,8 +125,8 @@ def _code_section(code: Any, base: Path) -> str:
     )
 
 
-def _cut(text: str, chars: int = 1500) -> str:
-    return text if len(text) <= chars else text[:chars] + f"\n[... {len(text)} chars]"
+def _cut(text: str) -> str:
+    return shorten(text, 1500)
 
 
 def write_index(results: list[Any], index: Path, code: Any = None) -> Path:

@@ -11,50 +11,52 @@ readily as a gain.
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 from typing import Any
 
 from rlvr.registry import load_env
+from rlvr.shorten import shorten
+from rlvr.store import GroupStore
+from rlvr.types import Sample, Verdict
+
+TURN_CHARS = 1500
 
 
-def first_episodes(store: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
-    """task id -> (first sample, its verdict) of an evaluation's groups.jsonl (episodes only)."""
-    out: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
-    if not store.is_file():
-        return out
-    for line in store.read_text(encoding="utf-8").splitlines():
-        try:
-            group = json.loads(line)
-        except ValueError:  # a torn last line of an interrupted run
-            continue
-        samples, verdicts = group.get("samples") or [], group.get("verdicts") or []
-        if samples and verdicts and samples[0].get("episode"):
-            out.setdefault(samples[0]["task_id"], (samples[0], verdicts[0]))
+Firsts = dict[str, tuple[Sample, Verdict]]
+"""task id -> the first sampled episode of its group and that episode's verdict."""
+
+
+def first_episodes(store: Path) -> Firsts:
+    """Each task's first episode in an evaluation's groups.jsonl (single-turn answers left out)."""
+    out: Firsts = {}
+    for group in GroupStore(store):  # a torn last line of an interrupted run is skipped
+        if group.samples and group.samples[0].episode is not None:
+            out.setdefault(group.task_id, (group.samples[0], group.verdicts[0]))
     return out
 
 
 def pick(
-    before: dict[str, tuple[dict[str, Any], dict[str, Any]]],
-    after: dict[str, tuple[dict[str, Any], dict[str, Any]]],
+    before: Firsts,
+    after: Firsts,
     gains: int = 3,
     losses: int = 1,
 ) -> list[str]:
     """Task ids: the first `gains` that failed before and passed after, then the first
     `losses` the other way (in the before store's order)."""
     common = [t for t in before if t in after]
-    up = [t for t in common if not before[t][1].get("passed") and after[t][1].get("passed")]
-    down = [t for t in common if before[t][1].get("passed") and not after[t][1].get("passed")]
+    up = [t for t in common if not before[t][1].passed and after[t][1].passed]
+    down = [t for t in common if before[t][1].passed and not after[t][1].passed]
     return up[:gains] + down[:losses]
 
 
-def render_episode(sample: dict[str, Any], verdict: dict[str, Any]) -> str:
+def render_episode(sample: Sample, verdict: Verdict) -> str:
     """One episode as the model and the tool spoke, then the judge's reward."""
+    assert sample.episode is not None  # first_episodes keeps episodes only
     lines = []
-    for turn in sample["episode"].get("turns", []):
-        lines.append(f"model: {turn.get('text', '')}")
-        lines += [f"tool:  {o.get('content', '')}" for o in turn.get("observations", [])]
-    lines.append(f"judge: reward {verdict.get('reward')}")
+    for turn in sample.episode.turns:
+        lines.append(f"model: {shorten(turn.text, TURN_CHARS)}")
+        lines += [f"tool:  {shorten(o.content, TURN_CHARS)}" for o in turn.observations]
+    lines.append(f"judge: reward {verdict.reward}")
     return f"<pre>{html.escape(chr(10).join(lines))}</pre>"
 
 

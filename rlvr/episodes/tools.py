@@ -17,6 +17,7 @@ from typing import Any
 from rlvr.fences import iter_fences
 from rlvr.graders.toolcall.parse import parse_calls
 from rlvr.graders.toolcall.schema import functions
+from rlvr.shorten import shorten
 from rlvr.store import mended
 from rlvr.types import ToolCall
 
@@ -159,10 +160,13 @@ def without_code(text: str) -> str:
     return "".join(parts) + rest
 
 
-def _cut(text: str, chars: int = 300) -> str:
-    """A part of a problem message that echoes the model's text, cut: a 100,000-character
-    name or key would otherwise come back whole and fill the next turn's context."""
-    return text if len(text) <= chars else text[:chars] + " [cut]"
+ECHO_CHARS = 300
+"""How much of the model's own text a problem message echoes: a 100,000-character name or key
+would otherwise come back whole and fill the next turn's context."""
+
+
+def _cut(text: str) -> str:
+    return shorten(text, ECHO_CHARS)
 
 
 def read_calls(text: str, offered: list[str]) -> TurnCalls:

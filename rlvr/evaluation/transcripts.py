@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable
 
+from rlvr.shorten import shorten
 from rlvr.types import ScoredGroup
 
 SHOWN_PER_SIDE = 3
@@ -13,8 +14,7 @@ TEXT_CHARS = 2000
 
 
 def _cut(text: str) -> str:
-    text = text if len(text) <= TEXT_CHARS else text[:TEXT_CHARS] + f"\n[... {len(text)} chars]"
-    return html.escape(text)
+    return html.escape(shorten(text, TEXT_CHARS))
 
 
 def transcripts_html(groups: Iterable[ScoredGroup], per_side: int = SHOWN_PER_SIDE) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rlvr.graders.bounded import JobResult
+from rlvr.shorten import shorten
 from rlvr.types import Flag, Verdict
 
 DETAIL_CHARS = 300
@@ -16,7 +17,7 @@ DETAIL_CHARS = 300
 
 def clip(text: str) -> str:
     """Shorten a string for `details`."""
-    return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 3] + "..."
+    return shorten(text, DETAIL_CHARS)
 
 
 def gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
