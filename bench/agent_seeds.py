@@ -4,7 +4,7 @@
 The warm start (tiny-columns-agent-sft) is the demo's own for every seed: built once on this
 machine, as a user's demo builds it. Each row is the held-out paired difference on the 383
 math-columns-retry test pairs, with the episode figures before and after (the share of episodes
-with a well-formed submit_answer call, pass@1 in the first turn, what the retry turn added).
+with a submit_answer call the tool carried out, pass@1 without a retry and after one).
 
     python bench/agent_seeds.py --seeds 8 --jobs 2 --out runs/agent-seeds
 
@@ -50,7 +50,7 @@ def one(seed: int, out: str) -> dict[str, Any]:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| seed | kept | before | after | diff [95% CI] | p | tool call | retry adds |",
+    lines = ["| seed | kept | before | after | diff [95% CI] | p | tool call | after a retry |",
              "| --- | --- | --- | --- | --- | --- | --- | --- |"]  # fmt: skip
     for r in sorted(rows, key=lambda r: r["seed"]):
         b, a = r["episodes_before"], r["episodes_after"]
@@ -58,7 +58,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['seed']} | {r['kept']} | {r['before']:.3f} | {r['after']:.3f} | "
             f"{r['diff']:+.3f} [{r['lo']:+.3f}, {r['hi']:+.3f}] | {r['p']:.4f} | "
             f"{b['called']:.2f} -> {a['called']:.2f} | "
-            f"{b['later_turns']:+.3f} -> {a['later_turns']:+.3f} |"
+            f"{b['after_retry']:+.3f} -> {a['after_retry']:+.3f} |"
         )
     wins, worst = verdict(rows)
     lines.append(f"\n{wins} of {len(rows)} seeds rise at p < 0.05; worst {worst:+.3f}")

@@ -1,11 +1,11 @@
 """What a demo stage's held-out episodes did, before and after training: figures and transcripts.
 
 An agent's pass@1 says how often it succeeds, not what it does. The figures split it: how many
-episodes made a well-formed call, how much passed in the first turn and how much the later turns
-added. A handful of transcripts shows it. The transcripts' tasks are chosen by a fixed rule over
-the two evaluations' stores (never by hand): the first held-out tasks whose first episode failed
-before and passed after, then the first that went the other way, so the page shows a loss as
-readily as a gain.
+episodes made a call the tool carried out, and how much passed without a retry and after one (an
+answer the tool turned down, then a right one). A handful of transcripts shows it. Their tasks
+are chosen by a fixed rule over the two evaluations' stores (never by hand): the first held-out
+tasks whose first episode failed before and passed after, then the first that went the other
+way, so the page shows a loss as readily as a gain.
 """
 
 from __future__ import annotations
@@ -85,14 +85,17 @@ def transcripts_html(env_name: str, eval_before: Path, eval_after: Path) -> str:
 
 def episode_figures(summary: Any) -> dict[str, float] | None:
     """An evaluation's episode figures (None for single-turn answers): the share of episodes
-    with a well-formed call, pass@1 in the first turn, and what later turns added to it."""
+    with a call the tool carried out, pass@1 without a retry, and pass@1 after one (an answer
+    the tool had turned down, then a right one). An answer a malformed call left in the text
+    counts as no retry: only a turned-down answer is feedback."""
     ep = getattr(summary, "episodes", None)
     if not ep:
         return None
     by_turns = ep["pass@1_by_turns"]
-    first = by_turns["1"]["mean"]
-    last = by_turns[max(by_turns, key=int)]["mean"]
-    return {"called": ep["valid_call_frac"], "first_turn": first, "later_turns": last - first}
+    passed = by_turns[max(by_turns, key=int)]["mean"]
+    after = ep["pass@1_after_retry"]["mean"]
+    called = ep["answered_call_frac"]
+    return {"called": called, "without_retry": passed - after, "after_retry": after}
 
 
 def figures_html(before: Any, after: Any) -> str:
@@ -100,9 +103,9 @@ def figures_html(before: Any, after: Any) -> str:
     b, a = episode_figures(before), episode_figures(after)
     if b is None or a is None:
         return ""
-    labels = {"called": "episodes with a well-formed tool call",
-              "first_turn": "pass@1 in the first turn",
-              "later_turns": "pass@1 added by later turns (after a tool's reply)"}  # fmt: skip
+    labels = {"called": "episodes with a call the tool carried out",
+              "without_retry": "pass@1 without a retry",
+              "after_retry": "pass@1 after a retry (turned down, then right)"}  # fmt: skip
     rows = "".join(f"<tr><td>{v}</td><td>{b[k]:.3f}</td><td>{a[k]:.3f}</td></tr>"
                    for k, v in labels.items())  # fmt: skip
     return (

@@ -31,8 +31,15 @@ MAX_LINES = 400
 LAYERS: list[tuple[str, list[str]]] = [
     (
         "foundation",
-        ["rlvr.errors", "rlvr.types", "rlvr.pyast", "rlvr.named", "rlvr.bundled", "rlvr.fences",
-         "rlvr.shorten"],
+        [
+            "rlvr.errors",
+            "rlvr.types",
+            "rlvr.pyast",
+            "rlvr.named",
+            "rlvr.bundled",
+            "rlvr.fences",
+            "rlvr.shorten",
+        ],
     ),
     (
         "data",

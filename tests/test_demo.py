@@ -121,7 +121,7 @@ def test_an_episode_stage_runs_episodes_and_the_page_shows_what_they_did(tmp_pat
     rows = list(GroupStore(result.run_dir / "groups.jsonl"))
     assert rows and all(s.episode is not None for g in rows for s in g.samples)
     page = index.read_text()
-    assert "What the episodes did" in page and "pass@1 in the first turn" in page
+    assert "What the episodes did" in page and "pass@1 after a retry" in page
 
 
 def test_code_stage_is_smollm2_on_held_out_synth_python():

@@ -43,12 +43,13 @@ def test_transcripts_show_each_turn_and_the_reply_escaped(tmp_path):
     assert transcripts_html("math-columns-retry", tmp_path / "x", tmp_path / "y") == ""
 
 
-def test_figures_split_pass_at_1_into_first_turn_and_later_turns():
-    ep = {"valid_call_frac": 0.5, "pass@1_by_turns": {"1": {"mean": 0.7}, "2": {"mean": 0.75}}}
+def test_figures_split_pass_at_1_into_without_and_after_a_retry():
+    ep = {"answered_call_frac": 0.5, "pass@1_by_turns": {"1": {"mean": 0.7}, "2": {"mean": 0.75}},
+          "pass@1_after_retry": {"mean": 0.05}}  # fmt: skip
     figures = episode_figures(SimpleNamespace(episodes=ep))
     assert figures is not None
-    assert figures["called"] == 0.5 and figures["first_turn"] == 0.7
-    assert abs(figures["later_turns"] - 0.05) < 1e-12
+    assert figures["called"] == 0.5 and figures["after_retry"] == 0.05
+    assert abs(figures["without_retry"] - 0.7) < 1e-12
     assert episode_figures(SimpleNamespace(episodes=None)) is None
     assert figures_html(SimpleNamespace(episodes=None), SimpleNamespace(episodes=ep)) == ""
     assert "0.050" in figures_html(SimpleNamespace(episodes=ep), SimpleNamespace(episodes=ep))

@@ -164,3 +164,29 @@ def test_the_reference_teacher_submits_each_reference(tmp_path):
         assert turns is not None and task.reference in turns[0]
         episodes, verdicts = run(env, task, [turns], tmp_path)
         assert episodes[0].end == "submit" and verdicts[0].reward == 1.0
+
+
+def test_the_figures_count_only_graded_submissions_and_passes_after_a_turn_down(tmp_path):
+    """ "Called" is a submission the tool graded, not a refused or malformed one; "after a
+    retry" is a pass that followed a "wrong", not an answer a broken call left in the text."""
+    from types import SimpleNamespace
+
+    from rlvr.demo_transcripts import episode_figures
+    from rlvr.evaluation.run import episode_summary, task_result
+    from rlvr.types import ScoredGroup
+
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]
+    right, wrong, gold = task.reference, with_result(task, "0"), str(task.gold)
+    broken = '<tool_call>{"name": "submit_answer", "arguments": {"answer": 55}}</tool_call>'
+    episodes, verdicts = run(env, task, [
+        [SUBMIT, right],                             # refused ("nothing to submit"), then text
+        [f"\\boxed{{{gold}}} {broken}", "ok"],       # a malformed call; the boxed text stands
+        [f"{wrong} {SUBMIT}", f"{right} {SUBMIT}"],  # a real retry
+        [f"{right} {SUBMIT}"],                       # right at once through the tool
+    ], tmp_path)  # fmt: skip
+    assert [v.passed for v in verdicts] == [True, True, True, True]
+    samples = [Sample(task_id=task.id, index=i, text="", episode=e) for i, e in enumerate(episodes)]
+    group = ScoredGroup(env=AGENT_ENV, task_id=task.id, samples=samples, verdicts=verdicts)
+    summary = SimpleNamespace(episodes=episode_summary([task_result(group, task, [1])], 0))
+    assert episode_figures(summary) == {"called": 0.5, "without_retry": 0.75, "after_retry": 0.25}

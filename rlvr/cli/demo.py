@@ -216,10 +216,10 @@ def _print_summary(result: StageResult) -> None:
     fb, fa = episode_figures(result.before), episode_figures(result.after)
     if fb is not None and fa is not None:
         console.print(
-            f"{name}: episodes with a well-formed tool call {fb['called']:.3f} -> "
-            f"{fa['called']:.3f}; pass@1 in the first turn {fb['first_turn']:.3f} -> "
-            f"{fa['first_turn']:.3f}, added by later turns {fb['later_turns']:.3f} -> "
-            f"{fa['later_turns']:.3f}",
+            f"{name}: episodes with a call the tool carried out {fb['called']:.3f} -> "
+            f"{fa['called']:.3f}; pass@1 without a retry {fb['without_retry']:.3f} -> "
+            f"{fa['without_retry']:.3f}, after a retry {fb['after_retry']:.3f} -> "
+            f"{fa['after_retry']:.3f}",
             highlight=False,
         )
     console.print(f"{name}: hack flags on training answers: {result.flag_counts or 'none'}")

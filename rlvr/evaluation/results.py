@@ -31,6 +31,12 @@ class TaskResult(BaseModel):
     with_valid_call: int = Field(
         default=0, description="Episodes with at least one well-formed tool call."
     )
+    with_answered_call: int = Field(
+        default=0, description="Episodes with at least one call the tool carried out (no error)."
+    )
+    passed_after_retry: int = Field(
+        default=0, description="Passed episodes in which a tool had turned an answer down first."
+    )
     ends: dict[str, int] = Field(
         default_factory=dict, description="Episodes by how they ended (submit, no_call, ...)."
     )

@@ -33,7 +33,7 @@ from rlvr.sandbox.local import UNSAFE_KEY
 from rlvr.selection import restrict_to_file
 from rlvr.splits import SplitName, filter_split, stable_subset
 from rlvr.store import GroupStore
-from rlvr.types import ScoredGroup, Task
+from rlvr.types import ScoredGroup, Task, Turn
 
 BREAKDOWN_MAX_VALUES = 30
 NOT_BREAKDOWN = (
@@ -164,8 +164,18 @@ def episode_counts(group: ScoredGroup) -> dict[str, Any]:
         "passed_within": within,
         "episodes": len(episodes),
         "with_valid_call": sum(any(t.calls for t in e.turns) for e, _ in episodes),
+        "with_answered_call": sum(any(_answered(t) for t in e.turns) for e, _ in episodes),
+        "passed_after_retry": sum(
+            v.is_scored and v.passed and any(o.retry for t in e.turns for o in t.observations)
+            for e, v in episodes
+        ),
         "ends": dict(Counter(e.end for e, _ in episodes)),
     }
+
+
+def _answered(turn: Turn) -> bool:
+    """A turn with a call the tool carried out: a reply that is not an error."""
+    return any(not o.error for o in turn.observations[: len(turn.calls)])
 
 
 def episode_summary(results: Sequence[TaskResult], seed: int) -> dict[str, Any] | None:
@@ -182,6 +192,7 @@ def episode_summary(results: Sequence[TaskResult], seed: int) -> dict[str, Any] 
             w = r.passed_within or [0]
             values.append(w[min(t, len(w) - 1)] / r.n_scored)
         by_turns[str(t + 1)] = estimate(values, seed).model_dump()
+    after_retry = estimate([r.passed_after_retry / r.n_scored for r in rows], seed)
     n = sum(r.episodes for r in rows)
     ends: Counter[str] = Counter()
     for r in rows:
@@ -190,8 +201,10 @@ def episode_summary(results: Sequence[TaskResult], seed: int) -> dict[str, Any] 
         "turns_mean": sum(r.turns_mean or 0.0 for r in rows) / len(rows),
         "tool_error_rate": sum(r.tool_errors for r in rows) / calls if calls else 0.0,
         "valid_call_frac": sum(r.with_valid_call for r in rows) / n if n else 0.0,
+        "answered_call_frac": sum(r.with_answered_call for r in rows) / n if n else 0.0,
         "ends": dict(sorted(ends.items())),
         "pass@1_by_turns": by_turns,
+        "pass@1_after_retry": after_retry.model_dump(),
     }
 
 
