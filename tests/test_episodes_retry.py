@@ -190,3 +190,15 @@ def test_the_figures_count_only_graded_submissions_and_passes_after_a_turn_down(
     group = ScoredGroup(env=AGENT_ENV, task_id=task.id, samples=samples, verdicts=verdicts)
     summary = SimpleNamespace(episodes=episode_summary([task_result(group, task, [1])], 0))
     assert episode_figures(summary) == {"called": 0.5, "without_retry": 0.75, "after_retry": 0.25}
+
+
+def test_trls_tool_loop_refuses_the_retry_session_with_the_fix():
+    """TRL calls tools but never shows an environment the model's text, which the retry session
+    grades: refused by name, not a KeyError."""
+    import pytest
+
+    from rlvr.errors import RlvrError
+    from rlvr.integrations.trl_episodes import trainer_kwargs
+
+    with pytest.raises(RlvrError, match="submit_answer.*rlvr train"):
+        trainer_kwargs(load_env(AGENT_ENV))

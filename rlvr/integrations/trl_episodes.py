@@ -14,8 +14,9 @@ the code the model wrote, in its text or as a tool's `code` argument (rlvr's loo
 last of either). For such an environment the class has no `get_reward`; the reward function
 `episode_reward(completions, environments)` first replays the rollout's messages into the
 session (each assistant message's last code block, then its calls' `code` arguments, in
-order) and then judges. `trainer_kwargs(env)` gives the right pair for any environment:
-`GRPOTrainer(model=..., args=..., train_dataset=..., **trainer_kwargs(env))`.
+order) and then judges. `trainer_kwargs(env)` gives the right pair for any repair or terminal
+environment (a retry environment is refused: its session grades each turn's text, which TRL
+never shows it): `GRPOTrainer(model=..., args=..., train_dataset=..., **trainer_kwargs(env))`.
 
 What TRL's API cannot express, and how rlvr's own learners differ:
 - a turn without a call simply ends the rollout;
@@ -213,6 +214,14 @@ def environment_factory(env: Environment) -> type[EpisodeEnvironment]:
         raise RlvrError(
             f"environment {env.name!r} is single-turn",
             "use rlvr.integrations.trl.reward_funcs for it, or pick a multi-turn environment",
+        )
+    missing = [name for name in env.episode.tools if name not in TOOL_METHODS]
+    if missing:  # e.g. submit_answer: its session reads each turn's text, which TRL never shows
+        raise RlvrError(
+            f"environment {env.name!r} offers {', '.join(missing)}, which TRL's tool loop "
+            "cannot drive (the session needs every turn's text, not just the calls)",
+            "train it with rlvr's own learners (`rlvr train`), or pick a repair or terminal "
+            "environment for TRL",
         )
     own = env.episode.descriptions
     methods = {name: _described(TOOL_METHODS[name], own[name]) if name in own
