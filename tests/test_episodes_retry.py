@@ -181,7 +181,7 @@ def test_the_figures_count_only_graded_submissions_and_passes_after_a_turn_down(
     broken = '<tool_call>{"name": "submit_answer", "arguments": {"answer": 55}}</tool_call>'
     episodes, verdicts = run(env, task, [
         [SUBMIT, right],                             # refused ("nothing to submit"), then text
-        [f"\\boxed{{{gold}}} {broken}", "ok"],       # a malformed call; the boxed text stands
+        [f"\\boxed{{{gold}}} {broken}", f"\\boxed{{{gold}}}"],  # a malformed call, then final
         [f"{wrong} {SUBMIT}", f"{right} {SUBMIT}"],  # a real retry
         [f"{right} {SUBMIT}"],                       # right at once through the tool
     ], tmp_path)  # fmt: skip
@@ -202,3 +202,20 @@ def test_trls_tool_loop_refuses_the_retry_session_with_the_fix():
 
     with pytest.raises(RlvrError, match="submit_answer.*rlvr train"):
         trainer_kwargs(load_env(AGENT_ENV))
+
+
+def test_a_turn_without_a_call_is_graded_as_a_single_turn_answer(tmp_path):
+    """A lone line the single-turn grader accepts (`fifty-five`) is the final answer here too,
+    and a final turn without an answer does not fall back to an earlier one."""
+    env = load_env(AGENT_ENV)
+    task = next(t for t in env.tasks_in("train") if str(t.gold) == "55")
+    single = load_env("math-columns").grade(task, ["fifty-five"])[0]
+    wrong = with_result(task, "56")
+    episodes, verdicts = run(env, task, [
+        ["fifty-five"],                            # final at once, read as single-turn reads it
+        [f"{wrong} {SUBMIT}", "fifty-five"],       # after a retry
+        [f"{task.reference} {SUBMIT[:-1]}", "I am done."],  # a broken call, then no answer
+    ], tmp_path)  # fmt: skip
+    assert single.passed
+    assert [v.passed for v in verdicts] == [True, True, False]
+    assert [e.end for e in episodes] == ["no_call", "no_call", "no_call"]

@@ -6,16 +6,18 @@ wrote) with the environment's own grader, once a turn: a second call in the same
 graded, so the turn budget is the number of guesses. A correct answer ends the episode; a wrong
 one is turned down (`Observation.retry`) with "wrong" and the task's question again as it was
 asked (a small model answers best from the words it was trained on, and from what is near), and
-the model may answer again while turns remain. An answer written without a call ends the episode
-at once, with no second chance. The final answer goes to the same grader as a single-turn
-answer. The reply reveals only correctness, so what an episode measures is whether a model
-submits through the tool and acts on a "wrong", not whether it can do the task unaided.
+the model may answer again while turns remain. A turn without a call ends the episode at once,
+with no second chance, and is itself the final answer, read as a single-turn answer is
+(`fifty-five` passes here as in math-columns). The final answer goes to the same grader as a
+single-turn answer. The reply reveals only correctness, so what an episode measures is whether a
+model submits through the tool and acts on a "wrong", not whether it can do the task unaided.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rlvr.episodes.tools import read_calls
 from rlvr.types import Observation, Task, ToolCall, Verdict
 
 if TYPE_CHECKING:
@@ -44,10 +46,15 @@ class RetrySession:
         self.turns = 0
         self.budget = env.episode.max_turns if env.episode is not None else 1
         self.submitted_this_turn = False
+        self.final_without_call = env.episode is None or env.episode.on_no_call == "end"
 
     def note_turn(self, text: str) -> None:
         self.turns += 1
         self.submitted_this_turn = False
+        read = read_calls(text, [TOOL])
+        if self.final_without_call and not read.calls and read.problem is None and text.strip():
+            self.latest = text  # no call: the final answer, read as a single-turn answer is
+            return
         extract = getattr(self.env.grader, "extract", None)  # the grader's own reading
         if BOXED in text or (extract is not None and extract(text) is not None):
             self.latest = text
