@@ -33,13 +33,15 @@ from rlvr.demo import AGENT, run_stage
 from rlvr.demo_transcripts import episode_figures
 
 
-def one(seed: int, out: str) -> dict[str, Any]:
+def one(seed: int, out: str, frontier_tasks: int | None = None) -> dict[str, Any]:
     """A worker process: one seed of the agent stage, its row."""
     import torch
 
     torch.set_num_threads(int(os.environ.get("DEMO_SEEDS_THREADS", "1")))
     start = time.perf_counter()
     stage = replace(AGENT, name=f"seed{seed}", seed=seed)
+    if frontier_tasks is not None:
+        stage = replace(stage, frontier_tasks=frontier_tasks)
     result = run_stage(stage, out)
     folder = Path(out) / stage.name
     return {"seed": seed, "kept": result.frontier["kept"],
@@ -70,6 +72,8 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=8)
     ap.add_argument("--jobs", type=int, default=1, help="processes at once")
     ap.add_argument("--out", type=Path, default=Path("runs/agent-seeds"))
+    ap.add_argument("--frontier-tasks", type=int, help="train tasks the frontier samples "
+                    "(default: the stage's own)")  # fmt: skip
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results = args.out / "results.jsonl"
@@ -80,7 +84,7 @@ def main() -> None:
     )
     todo = [s for s in range(args.seeds) if s not in done]
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(one, s, str(args.out)): s for s in todo}
+        futures = {pool.submit(one, s, str(args.out), args.frontier_tasks): s for s in todo}
         for future in as_completed(futures):
             try:
                 row = future.result()

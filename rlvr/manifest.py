@@ -86,6 +86,13 @@ class EpisodeTable(_Strict):
     on_no_call: Literal["end", "remind"] = Field(
         default="end", description="A turn without a tool call: end the episode, or remind."
     )
+    retry_reward: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Retry session: a right answer after k turned-down ones earns "
+        "retry_reward**k (below 1 a right first answer is worth more than a rescued one).",
+    )
 
 
 class RequiresSpec(_Strict):

@@ -179,6 +179,7 @@ def _episode_spec(manifest: Manifest, folder: Path) -> EpisodeSpec | None:
             submit_tool=table.submit_tool,
             observation_chars=table.observation_chars,
             on_no_call=table.on_no_call,
+            retry_reward=table.retry_reward,
             descriptions=table.tool_descriptions,
         )
     except ValueError as e:

@@ -36,9 +36,11 @@ SHAPES = ("direct", "submit_correct", "submit_wrong")
 
 def agent_recipe() -> dict[str, Any]:
     """The warm start's SFT settings and its mix of episode shapes (direct, submit correct,
-    submit wrong)."""
-    return {"steps": 120, "batch_size": 32, "lr": 2e-3, "warmup_steps": 10, "seed": 0,
-            "mix": [0.4, 0.3, 0.3]}  # fmt: skip
+    submit wrong). 120 steps with 30% retries taught the call but not the retry: given its own
+    question back after a "wrong", that model answered 7.5% of 120 held-out pairs right
+    greedily (it miscopied the operands); 360 steps with 60% retries answer 92.5%."""
+    return {"steps": 360, "batch_size": 32, "lr": 2e-3, "warmup_steps": 10, "seed": 0,
+            "mix": [0.2, 0.2, 0.6]}  # fmt: skip
 
 
 SUBMIT_CALL = json.dumps({"name": "submit_answer"})

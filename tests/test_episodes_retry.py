@@ -26,7 +26,9 @@ def run(env, task, scripts: list[list[str]], tmp_path: Path):
     path = tmp_path / "script.jsonl"
     path.write_text("".join(json.dumps({"task_id": task.id, "turns": s}) + "\n" for s in scripts))
     [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], len(scripts), SamplingConfig())
-    verdicts = env.grade(task, [r.sample.text for r in group])
+    graded = env.grade(task, [r.sample.text for r in group])  # as a single-turn answer
+    verdicts = [r.verdict or v for r, v in zip(group, graded, strict=True)]  # the session's own
+    assert all(v.passed == g.passed for v, g in zip(verdicts, graded, strict=True))
     return [r.sample.episode for r in group], verdicts
 
 
@@ -60,7 +62,8 @@ def test_a_wrong_submission_is_turned_down_with_the_question_and_may_be_retried(
         "no_call",
     ]
     assert [len(e.turns) for e in episodes] == [1, 2, 2, 1, 1, 1, 2]
-    assert [v.reward for v in verdicts] == [1.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
+    # a right answer after a "wrong" earns retry_reward (0.5) once: a right first one earns 1
+    assert [v.reward for v in verdicts] == [1.0, 0.5, 0.0, 1.0, 0.0, 1.0, 1.0]
     turned_down = episodes[1].turns[0].observations[0]
     assert turned_down.retry and not turned_down.error
     assert turned_down.content == "wrong. " + env.messages(task)[-1]["content"]
@@ -106,7 +109,8 @@ def test_every_teacher_shape_replays_through_the_real_loop_and_passes(tmp_path):
     reply = wrong_reply(env, task)
     taught = [teacher_episode(task, shape, random.Random(1), reply) for shape in SHAPES]
     played, verdicts = run(env, task, [[t.text for t in e.turns] for e in taught], tmp_path)
-    assert all(v.reward == 1.0 for v in verdicts)
+    assert all(v.passed for v in verdicts)
+    assert [v.reward for v in verdicts] == [1.0, 1.0, 0.5]  # a retry's pass earns retry_reward
     for script, real in zip(taught, played, strict=True):  # the teacher says what the tool says
         assert script.end == real.end
         assert [[o.content for o in t.observations] for t in script.turns] == [
@@ -150,7 +154,7 @@ def test_a_plain_final_answer_counts_and_a_long_bad_call_is_not_echoed(tmp_path)
         [long_name, f"Answer: {gold}"],
         [long_key, f"Answer: {gold}"],
     ], tmp_path)  # fmt: skip
-    assert [v.reward for v in verdicts] == [1.0, 1.0, 1.0, 1.0]
+    assert [v.reward for v in verdicts] == [1.0, 0.5, 1.0, 1.0]  # the second after a "wrong"
     assert episodes[1].answer == f"Answer: {gold}"
     for e in episodes[2:]:
         assert len(e.turns[0].observations[0].content) < 1000
@@ -219,3 +223,13 @@ def test_a_turn_without_a_call_is_graded_as_a_single_turn_answer(tmp_path):
     assert single.passed
     assert [v.passed for v in verdicts] == [True, True, False]
     assert [e.end for e in episodes] == ["no_call", "no_call", "no_call"]
+
+
+def test_retry_reward_is_a_manifest_field_and_one_keeps_the_graders_reward(tmp_path):
+    env = load_env(AGENT_ENV)
+    assert env.episode is not None and env.episode.retry_reward == 0.5
+    env.episode.retry_reward = 1.0
+    task = env.tasks_in("train")[0]
+    episodes, verdicts = run(env, task, [[f"{with_result(task, '0')} {SUBMIT}",
+                                          f"{task.reference} {SUBMIT}"]], tmp_path)  # fmt: skip
+    assert [v.reward for v in verdicts] == [1.0] and episodes[0].turns[0].observations[0].retry

@@ -47,6 +47,8 @@ class RetrySession:
         self.budget = env.episode.max_turns if env.episode is not None else 1
         self.submitted_this_turn = False
         self.final_without_call = env.episode is None or env.episode.on_no_call == "end"
+        self.retry_reward = env.episode.retry_reward if env.episode is not None else 1.0
+        self.turned_down = 0
 
     def note_turn(self, text: str) -> None:
         self.turns += 1
@@ -80,13 +82,23 @@ class RetrySession:
             return Observation(tool=TOOL, content="correct")
         if self.turns >= self.budget:  # no turn left: a final, wrong answer
             return Observation(tool=TOOL, content="wrong")
+        self.turned_down += 1
         return Observation(tool=TOOL, content=wrong_reply(self.env, self.task), retry=True)
 
     def answer(self) -> str:
         return self.latest or ""
 
     def verdict(self) -> Verdict | None:
-        return None
+        """The final answer graded as a single-turn answer is, its reward discounted by
+        `retry_reward` for each answer turned down first (None at 1: the grader's own)."""
+        if self.retry_reward >= 1:
+            return None
+        verdict = self.env.grade(self.task, [self.answer()])[0]
+        if verdict.passed and verdict.reward is not None and self.turned_down:
+            factor = self.retry_reward**self.turned_down
+            verdict.reward *= factor
+            verdict.reason += f" (after {self.turned_down} turned down: reward x{factor:g})"
+        return verdict
 
     def close(self) -> None:
         return None

@@ -59,6 +59,9 @@ class EpisodeSpec:
     on_no_call: Literal["end", "remind"] = "end"
     """A turn without a tool call ends the episode ("end"), or is answered with a reminder of
     the call format and costs the turn ("remind": an agent must finish with the submit tool)."""
+    retry_reward: float = 1.0
+    """Retry session: a right answer after k turned-down ones earns retry_reward**k. At 1 a
+    wrong first answer that a retry rescued is reinforced as much as a right one."""
     options: dict[str, Any] = field(default_factory=dict)
     descriptions: dict[str, str] = field(default_factory=dict)
     """The environment's own wording of some tools (manifest `[episode] tool_descriptions`)."""
