@@ -141,4 +141,7 @@ def test_rollout_train_and_eval_run_on_repair_episodes(stack: str, tmp_path: Pat
     assert ep["turns_mean"] == 2.0 and ep["tool_error_rate"] == 0.0
     assert ep["pass@1_by_turns"]["2"]["mean"] == 0.0 and ep["pass@1_by_turns"]["3"]["mean"] == 0.5
     assert ep["valid_call_frac"] == 1.0  # both scripted episodes call a tool
-    assert "episodes with a valid call</td><td>1.000" in (out / "report.html").read_text()
+    page = (out / "report.html").read_text()
+    assert "episodes with a valid call</td><td>1.000" in page
+    assert "episodes with a call the tool carried out</td><td>1.000" in page  # none refused
+    assert ep["pass@1_after_retry"]["mean"] == 0.0  # no repair tool turns an answer down

@@ -88,6 +88,14 @@ def write_report(
         if "valid_call_frac" in summary.episodes:
             valid = summary.episodes["valid_call_frac"]
             rows += f"<tr><td>episodes with a valid call</td><td>{valid:.3f}</td><td></td></tr>"
+        if "answered_call_frac" in summary.episodes:
+            answered = summary.episodes["answered_call_frac"]
+            rows += ("<tr><td>episodes with a call the tool carried out</td>"
+                     f"<td>{answered:.3f}</td><td></td></tr>")  # fmt: skip
+        if "pass@1_after_retry" in summary.episodes:
+            est = Estimate.model_validate(summary.episodes["pass@1_after_retry"])
+            rows += f"<tr><td>pass@1 after a retry</td><td>{_fmt(est)}</td>"
+            rows += f"<td>{est.n_tasks}</td></tr>"
     episodes = transcripts_html(groups)
     worst = sorted(
         (r for r in results if r.pass_at.get("pass@1") is not None),
