@@ -33,7 +33,9 @@ from rlvr.demo import AGENT, run_stage
 from rlvr.demo_transcripts import episode_figures
 
 
-def one(seed: int, out: str, frontier_tasks: int | None = None) -> dict[str, Any]:
+def one(
+    seed: int, out: str, frontier_tasks: int | None = None, frontier_samples: int | None = None
+) -> dict[str, Any]:
     """A worker process: one seed of the agent stage, its row."""
     import torch
 
@@ -42,6 +44,8 @@ def one(seed: int, out: str, frontier_tasks: int | None = None) -> dict[str, Any
     stage = replace(AGENT, name=f"seed{seed}", seed=seed)
     if frontier_tasks is not None:
         stage = replace(stage, frontier_tasks=frontier_tasks)
+    if frontier_samples is not None:
+        stage = replace(stage, frontier_samples=frontier_samples)
     result = run_stage(stage, out)
     folder = Path(out) / stage.name
     return {"seed": seed, "kept": result.frontier["kept"],
@@ -74,6 +78,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("runs/agent-seeds"))
     ap.add_argument("--frontier-tasks", type=int, help="train tasks the frontier samples "
                     "(default: the stage's own)")  # fmt: skip
+    ap.add_argument("--frontier-samples", type=int, help="episodes per frontier task "
+                    "(default: the stage's own, 8)")  # fmt: skip
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     results = args.out / "results.jsonl"
@@ -84,7 +90,8 @@ def main() -> None:
     )
     todo = [s for s in range(args.seeds) if s not in done]
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(one, s, str(args.out), args.frontier_tasks): s for s in todo}
+        frontier = (args.frontier_tasks, args.frontier_samples)
+        futures = {pool.submit(one, s, str(args.out), *frontier): s for s in todo}
         for future in as_completed(futures):
             try:
                 row = future.result()

@@ -126,7 +126,8 @@ class Stage:
     why: str  # one sentence on the page: what the block shows
     steps: int = 60
     difficulty: str | None = None  # meta.difficulty of the train and held-out tasks, or all
-    frontier_tasks: int = 512  # a stable subset of the train split, sampled k=8 times
+    frontier_tasks: int = 512  # a stable subset of the train split
+    frontier_samples: int = 8  # answers (or episodes) per frontier task
     eval_tasks: int | None = 128  # a stable subset of the held-out tasks (None: all)
     eval_samples: int = 8  # per held-out task, at temperature 1
     train: dict[str, Any] = field(default_factory=lambda: dict(GRPO_RECIPE))
@@ -261,7 +262,8 @@ def run_stage(
         tasks,
         # the same every run
         RolloutConfig(
-            g=8, sampling=SamplingConfig(seed=stage.seed, max_new_tokens=stage.max_new_tokens)
+            g=stage.frontier_samples,
+            sampling=SamplingConfig(seed=stage.seed, max_new_tokens=stage.max_new_tokens),
         ),
         out / "frontier.jsonl",
         progress=on_progress,
