@@ -88,7 +88,7 @@ class EpisodeTable(_Strict):
     )
     retry_reward: float = Field(
         default=1.0,
-        gt=0,
+        ge=0.01,
         le=1,
         description="Retry session: a right answer after k turned-down ones earns "
         "retry_reward**k (below 1 a right first answer is worth more than a rescued one).",

@@ -233,3 +233,43 @@ def test_retry_reward_is_a_manifest_field_and_one_keeps_the_graders_reward(tmp_p
     episodes, verdicts = run(env, task, [[f"{with_result(task, '0')} {SUBMIT}",
                                           f"{task.reference} {SUBMIT}"]], tmp_path)  # fmt: skip
     assert [v.reward for v in verdicts] == [1.0] and episodes[0].turns[0].observations[0].retry
+
+
+def test_a_penalised_episode_is_penalised_once_whatever_its_retry_reward(tmp_path):
+    """Found by a cold attack: the session graded through env.grade (which applies the hack
+    audit) and score_group applied it again, so a flagged pass scored 0.0 at retry_reward 0.5
+    and 0.5 at 1."""
+    from rlvr.flags.hacks import HackAudit
+    from rlvr.flags.policy import HackPolicy
+    from rlvr.rollout import RolloutConfig, score_group
+
+    env = load_env(AGENT_ENV)
+    env.audit = HackAudit(language="math", policy=HackPolicy(mode="penalty"))
+    task = env.tasks_in("train")[0]
+    overlong = "x" * 4100 + f" \\boxed{{{task.gold}}}"  # right, and flagged as overlong
+    path = tmp_path / "script.jsonl"
+    path.write_text(json.dumps({"task_id": task.id, "turns": [overlong]}) + "\n")
+    rewards = []
+    for retry_reward in (0.5, 1.0):
+        assert env.episode is not None
+        env.episode.retry_reward = retry_reward
+        [group] = EpisodeRunner(env, ReplayPolicy(path)).run([task], 1, SamplingConfig())
+        judged = [r.verdict for r in group]
+        scored = score_group(env, task, [r.sample for r in group], RolloutConfig(), judged)
+        rewards.append(scored.verdicts[0].reward)
+    assert rewards[0] == rewards[1] == 0.5
+
+
+def test_a_blank_final_turn_is_the_answer_and_retry_reward_is_checked(tmp_path):
+    import dataclasses
+
+    import pytest
+
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]
+    _, verdicts = run(env, task, [[f"\\boxed{{{task.gold}}} {SUBMIT[:-1]}", "   "]], tmp_path)
+    assert [v.passed for v in verdicts] == [False]  # no fall back to the broken call's turn
+    assert env.episode is not None
+    for bad in (float("nan"), 0.0, -0.5, 2.0, 1e-200):
+        with pytest.raises(ValueError, match="retry_reward"):
+            dataclasses.replace(env.episode, retry_reward=bad)

@@ -54,7 +54,7 @@ class RetrySession:
         self.turns += 1
         self.submitted_this_turn = False
         read = read_calls(text, [TOOL])
-        if self.final_without_call and not read.calls and read.problem is None and text.strip():
+        if self.final_without_call and not read.calls and read.problem is None:
             self.latest = text  # no call: the final answer, read as a single-turn answer is
             return
         extract = getattr(self.env.grader, "extract", None)  # the grader's own reading
@@ -93,7 +93,8 @@ class RetrySession:
         `retry_reward` for each answer turned down first (None at 1: the grader's own)."""
         if self.retry_reward >= 1:
             return None
-        verdict = self.env.grade(self.task, [self.answer()])[0]
+        # the grader alone: score_group applies the hack audit once, after this discount
+        verdict = self.env.grader.grade_group(self.task, [self.answer()])[0]
         if verdict.passed and verdict.reward is not None and self.turned_down:
             factor = self.retry_reward**self.turned_down
             verdict.reward *= factor

@@ -45,6 +45,10 @@ class Session(Protocol):
 SessionFactory = Callable[["Environment", Task], Session]
 
 
+MIN_RETRY_REWARD = 0.01
+"""Below it a pass after a retry would score about as a failure (or underflow to 0)."""
+
+
 @dataclass
 class EpisodeSpec:
     """How an environment runs as episodes: its turn budget, tools and session."""
@@ -72,6 +76,10 @@ class EpisodeSpec:
     def __post_init__(self) -> None:
         if self.max_turns < 1:
             raise ValueError(f"max_turns must be at least 1, got {self.max_turns}")
+        if not MIN_RETRY_REWARD <= self.retry_reward <= 1:  # NaN fails too
+            raise ValueError(
+                f"retry_reward must be between {MIN_RETRY_REWARD} and 1, got {self.retry_reward}"
+            )
         self.schemas()  # unknown names fail here, with the list of known ones
 
     def schemas(self) -> list[dict[str, Any]]:
