@@ -90,7 +90,7 @@ def _section(result: Any, base: Path) -> str:
 def _answers(title: str, examples: list[Any]) -> str:
     items = "".join(
         f"<details><summary>{html.escape(e.task_id)}: {html.escape(e.reason[:200])}</summary>"
-        f"<pre>{html.escape(_cut(e.text))}</pre><p>verdict: "
+        f"<pre>{html.escape(shorten(e.text, 1500))}</pre><p>verdict: "
         f"{'passed' if e.passed else 'failed'}; {html.escape(e.reason)}</p></details>"
         for e in examples
     )
@@ -123,10 +123,6 @@ def _code_section(code: Any, base: Path) -> str:
         f"{stage_s} with the model load. {link}</p>"
         f"{_answers('Passed answers', code.passed)}{_answers('Failed answers', code.failed)}"
     )
-
-
-def _cut(text: str) -> str:
-    return shorten(text, 1500)
 
 
 def write_index(results: list[Any], index: Path, code: Any = None) -> Path:

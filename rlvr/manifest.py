@@ -68,6 +68,10 @@ class GraderSpec(_Strict):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+MIN_RETRY_REWARD = 0.01
+"""Below it a pass after a retry would score about as a failure (or underflow to 0)."""
+
+
 class EpisodeTable(_Strict):
     """`[episode]`: the environment runs as multi-turn episodes (rlvr.episodes)."""
 
@@ -88,7 +92,7 @@ class EpisodeTable(_Strict):
     )
     retry_reward: float = Field(
         default=1.0,
-        ge=0.01,
+        ge=MIN_RETRY_REWARD,
         le=1,
         description="Retry session: a right answer after k turned-down ones earns "
         "retry_reward**k (below 1 a right first answer is worth more than a rescued one).",

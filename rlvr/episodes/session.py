@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from rlvr.episodes.tools import tool_schemas, tools_prompt
+from rlvr.manifest import MIN_RETRY_REWARD
 from rlvr.types import Observation, Task, ToolCall, Verdict
 
 if TYPE_CHECKING:
@@ -43,10 +44,6 @@ class Session(Protocol):
 
 
 SessionFactory = Callable[["Environment", Task], Session]
-
-
-MIN_RETRY_REWARD = 0.01
-"""Below it a pass after a retry would score about as a failure (or underflow to 0)."""
 
 
 @dataclass
