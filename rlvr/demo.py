@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rlvr.audit.recheck.stored import flag_counts, read_answers, recheck
-from rlvr.demo_code import CODE, CodeStage, run_code_stage
-from rlvr.demo_page import write_index
 from rlvr.env import Environment
 from rlvr.errors import RlvrError
 from rlvr.evaluation.compare import compare_evals
@@ -126,7 +124,7 @@ class Stage:
     why: str  # one sentence on the page: what the block shows
     steps: int = 60
     difficulty: str | None = None  # meta.difficulty of the train and held-out tasks, or all
-    frontier_tasks: int = 512  # a stable subset of the train split
+    frontier_tasks: int | None = 512  # a stable subset of the train split (None: all of it)
     frontier_samples: int = 8  # answers (or episodes) per frontier task
     eval_tasks: int | None = 128  # a stable subset of the held-out tasks (None: all)
     eval_samples: int = 8  # per held-out task, at temperature 1
@@ -308,24 +306,3 @@ def run_stage(
         paired=paired,
         curve=[r for r in metrics if "eval/pass@1" in r],
     )
-
-
-def run_pipeline(
-    out: str | Path,
-    stages: tuple[Stage, ...] = STAGES,
-    steps: int | None = None,
-    on_progress: Callable[[Any], None] | None = None,
-    on_row: Callable[[dict[str, Any]], None] | None = None,
-    on_eval: Callable[[dict[str, Any]], None] | None = None,
-    code: CodeStage | None = CODE,
-) -> tuple[list[StageResult], Path]:
-    """Every stage in turn (`steps` overrides each stage's GRPO steps), then the code stage
-    (evaluation only, in the sandbox; None leaves it out), then out/index.html, which shows
-    each stage's before/after and curves and the code stage's verdicts; returns the training
-    stages' results and the page."""
-    results = [
-        run_stage(replace(s, steps=steps or s.steps), out, on_progress, on_row, on_eval)
-        for s in stages
-    ]
-    graded = run_code_stage(code, out, on_progress) if code is not None else None
-    return results, write_index(results, Path(out) / "index.html", graded)

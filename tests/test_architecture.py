@@ -89,6 +89,7 @@ LAYERS: list[tuple[str, list[str]]] = [
         [
             "rlvr.demo",
             "rlvr.demo_code",
+            "rlvr.demo_jobs",
             "rlvr.demo_page",
             "rlvr.demo_transcripts",
             "rlvr.stack_scaffold",

@@ -4,10 +4,14 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 import rlvr.sandbox.client
-from rlvr.demo import AGENT, MATH, STAGES, Stage, check_references, run_pipeline
+from rlvr.demo import AGENT, MATH, STAGES, Stage, check_references
 from rlvr.demo_code import CODE, CodeStage, run_code_stage
+from rlvr.demo_jobs import StageCallbacks, run_pipeline, run_stages
 from rlvr.demo_page import write_index
+from rlvr.errors import EnvNotFoundError
 from rlvr.pretrained import WHEEL_MODELS, WheelModel
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
@@ -58,7 +62,7 @@ SMALL = Stage(
 
 
 def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
-    (result,), index = run_pipeline(tmp_path, stages=(SMALL,), code=None)
+    (result,), index = run_pipeline(tmp_path, (SMALL,), None, side_by_side=False)
     f = result.frontier
     assert f["tasks"] == 16
     assert f["always_pass"] + f["always_fail"] + f["kept"] == 16
@@ -79,14 +83,26 @@ def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
     assert index == tmp_path / "index.html"
     assert "frontier report" in page and "training report" in page
     assert "Held-out pass@1" in page and "small/grpo/eval.png" in page
-    # a second stage gets its own folder and section of the same page
+    # a second stage gets its own folder and section of the same page; it runs in a process
+    # of its own, side by side with the first (resumed), and computes what the first did
+    rows: list[dict] = []
+    relayed = {"other": StageCallbacks(on_row=rows.append, on_eval=rows.append)}
     (again, other), index = run_pipeline(
-        tmp_path, stages=(SMALL, replace(SMALL, name="other")), code=None
+        tmp_path, (SMALL, replace(SMALL, name="other")), None, relayed, side_by_side=True
     )
     assert again.after.pass_at == result.after.pass_at  # resumed, not retrained
     assert other.run_dir == tmp_path / "other" / "grpo"
+    assert [r["step"] for r in rows] == [0, 1, 1]  # its eval rows and GRPO row came back here
+    assert other.frontier == result.frontier and other.reward_first == result.reward_first
+    assert (other.before.pass_at, other.after.pass_at) == (result.before.pass_at,
+                                                           result.after.pass_at)  # fmt: skip
+    assert other.paired == result.paired
     page = index.read_text()
     assert "id='small'" in page and "id='other'" in page and "other/grpo/eval.png" in page
+    # a stage that fails in its own process fails the run, with its own error
+    bad = replace(SMALL, name="bad", env="no-such-env")
+    with pytest.raises(EnvNotFoundError, match="no-such-env"):
+        run_stages((SMALL, bad), tmp_path, side_by_side=True)
 
 
 def test_agent_stage_is_retry_episodes_on_math_columns_held_out_pairs():
@@ -114,7 +130,7 @@ def test_an_episode_stage_runs_episodes_and_the_page_shows_what_they_did(tmp_pat
     (folder / "env.toml").write_text(manifest)
     monkeypatch.setenv("RLVR_ENV_PATH", str(tmp_path / "envs"))
     stage = replace(SMALL, name="episodes", env="math-easy-retry", max_new_tokens=72)
-    (result,), index = run_pipeline(tmp_path / "out", stages=(stage,), code=None)
+    (result,), index = run_pipeline(tmp_path / "out", (stage,), None)
     assert result.frontier["kept"] > 0
     for summary in (result.before, result.after):
         assert summary.episodes is not None and summary.n_tasks == result.before.n_tasks

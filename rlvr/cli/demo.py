@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,8 +18,9 @@ from rlvr.cli.common import JsonOpt, emit, fmt, stderr
 from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
-from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo, run_stage
+from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo
 from rlvr.demo_code import CODE, CodeResult, run_code_stage, stage_problem
+from rlvr.demo_jobs import StageCallbacks, run_stages
 from rlvr.demo_page import write_index
 from rlvr.demo_transcripts import episode_figures
 
@@ -49,9 +52,9 @@ def demo(
     json_out: JsonOpt = False,
 ) -> None:
     """Check every bundled grader on its references, then run frontier -> GRPO -> report ->
-    hack audit -> held-out before/after on the tiny model, once per stage (math-columns, then
-    math-columns-retry episodes with a submit tool), then the code stage: SmolLM2 on held-out
-    synth-python, graded in the sandbox, no training.
+    hack audit -> held-out before/after on the tiny model, once per stage (math-columns, and
+    math-columns-retry episodes with a submit tool, side by side on a machine with 2 cores),
+    then the code stage: SmolLM2 on held-out synth-python, graded in the sandbox, no training.
     Re-running resumes. Exit code 1 when the code stage could not run (no Docker daemon, or
     SmolLM2's wheel missing): the page and the output say why, with the fix."""
     names = tuple(env) if env else DEFAULT_ENVS
@@ -95,10 +98,14 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
     problem = stage_problem(CODE) if code else None
     if problem is not None:  # said first, so nobody waits through the math stage to learn it
         stderr.print(f"the code stage will not run: {problem}", highlight=False)
-    results = [
-        _stage(stage if steps is None else replace(stage, steps=steps), out) for stage in STAGES
-    ]
-    graded = _code_stage(out) if code else None
+    stages = tuple(stage if steps is None else replace(stage, steps=steps) for stage in STAGES)
+    for stage in stages:  # built here, one after the other: the agent's starts from the math's
+        warm_start(stage.model)
+    with ExitStack() as bars:
+        callbacks = {s.name: bars.enter_context(_stage_bars(s)) for s in stages}
+        results, graded = run_stages(
+            stages, out, callbacks, then=(lambda: _code_stage(out)) if code else None
+        )
     index = write_index(results, out / "index.html", graded)
     if json_out:
         for result in results:
@@ -154,9 +161,10 @@ def _print_code(result: CodeResult) -> None:
     )
 
 
-def _stage(stage: Stage, out: Path) -> StageResult:
-    """One stage with its bars: the warm start (once), the GRPO steps, the rollouts."""
-    warm_start(stage.model)
+@contextmanager
+def _stage_bars(stage: Stage) -> Iterator[StageCallbacks]:
+    """A stage's bars (its GRPO steps, its rollouts) and eval lines, named by the stage: the
+    stages run side by side, so every line says whose it is."""
     with Progress(
         TextColumn(f"GRPO step ({stage.name})"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[r]}"), console=stderr,
@@ -167,7 +175,7 @@ def _stage(stage: Stage, out: Path) -> StageResult:
             bar.update(step_bar, completed=row["step"], r=f"reward {fmt(row['reward_mean'])}")
 
         with rollout_bar(f"{stage.name}: frontier / held-out eval") as update:
-            return run_stage(stage, out, on_progress=update, on_row=on_row, on_eval=print_eval)
+            yield StageCallbacks(update, on_row, lambda row: print_eval(row, f"{stage.name}: "))
 
 
 def _summary(result: StageResult, index: Path) -> dict[str, Any]:

@@ -54,11 +54,11 @@ def _status(row: dict[str, Any]) -> str:
     )
 
 
-def print_eval(row: dict[str, Any]) -> None:
+def print_eval(row: dict[str, Any], prefix: str = "") -> None:
     """One line per held-out evaluation (rows carry "eval/pass@1" and its interval)."""
     lo, hi = row.get("eval/pass@1_ci95") or (None, None)
     stderr.print(
-        f"eval step {row['step']}: held-out pass@1 {fmt(row.get('eval/pass@1'))} "
+        f"{prefix}eval step {row['step']}: held-out pass@1 {fmt(row.get('eval/pass@1'))} "
         f"[{fmt(lo)}, {fmt(hi)}] on {row.get('eval/n_tasks')} test tasks",
         highlight=False,
     )
