@@ -277,3 +277,24 @@ def test_numbers_only_passes_a_value_and_rejects_an_expression_equal_to_it():
     half = Task(id="h", prompt="What is 1 / 2?", gold="\\frac{1}{2}")
     assert strict.grade_group(half, ["\\boxed{1/2}", "\\boxed{2/4}"])[0].reward == 1.0
     assert strict.grade_group(half, ["\\boxed{2/4}"])[0].reward == 0.0  # lowest terms only
+
+
+@pytest.mark.parametrize(
+    "filler",
+    ["\\[ ", "\\( ", "<answer>", "答案", "答案 or ", "Answer: x or y\n", "The answer is at least "],
+)
+def test_thousands_of_unclosed_openers_or_statements_still_read_the_last_answer(filler: str):
+    """An adversarial turn (an opener or a statement repeated 10,000 times) once took seconds to
+    extract, outside the grader's deadline; a span no longer runs past another opener of its
+    kind and statements are read from the end (bench/extract_long.py times it)."""
+    text = filler * 10_000 + "\nSo the answer is 42."
+    assert extract_answers(text).candidates == ("42",)
+    (verdict,) = MathGrader().grade_group(Task(id="t", prompt="p", gold="42"), [text])
+    assert verdict.passed
+
+
+def test_a_span_or_answer_tag_ends_at_the_next_opener_of_its_kind():
+    assert extract_answers("Thus \\[ a \\[ 5 \\] holds.").candidates == ("5",)
+    assert extract_answers("Thus \\( b \\( 7 \\) holds.").candidates == ("7",)
+    assert extract_answers("<answer>3 <answer>4</answer>").candidates == ("4",)
+    assert extract_answers("<answer>3</answer> <answer>4").candidates == ("3",)

@@ -60,8 +60,10 @@ _NUMBER_RE = re.compile(
     r"(?<![A-Za-z0-9_.^])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
     r"(?:[ \t]*/[ \t]*\d+)?"
 )
-_SPAN_RE = re.compile(
-    r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$", re.DOTALL
+_SPAN_RE = re.compile(  # a span never runs past another opener of its kind: linear time
+    r"\$\$(.+?)\$\$|\\\[((?:(?!\\\[).)+?)\\\]|\\\(((?:(?!\\\().)+?)\\\)"
+    r"|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$",
+    re.DOTALL,
 )
 _COMMAND_RE = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]+\}|\\[a-zA-Z]+")
 _WORD_RE = re.compile(r"[A-Za-z]+")
@@ -82,7 +84,7 @@ _JOIN_DENY_RE = re.compile(
     r"then|else|otherwise|if|ou|oder|o|或)\b|[?]",
     re.IGNORECASE,
 )
-_ANSWER_TAG_RE = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+_ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
 _SCRIPT_RE = re.compile(  # prose in a non-Latin script is never a lone answer
     "[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
@@ -200,20 +202,22 @@ def _span_text(m: re.Match[str]) -> str:
 
 
 def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    last = None
-    for last in pattern.finditer(text):  # noqa: B007
-        pass
-    return last
+    return next(reversed(list(pattern.finditer(text))), None)
 
 
 def _answer_lines(text: str) -> list[tuple[int, str]]:
+    """The last final-answer statement and, when that one is negated or hedged, the last that
+    states a value before it, in text order: only these decide. Read from the end, so a text
+    of thousands of statements costs about as much as one."""
     hits = [(m.start(), m.group(1)) for m in _ANSWER_LINE_RE.finditer(text)]
     hits += [(m.start(), next(g for g in m.groups() if g)) for m in _ANSWER_IS_RE.finditer(text)]
     out: list[tuple[int, str]] = []
-    for start, raw in sorted(hits):
+    for start, raw in sorted(hits, reverse=True):
         answer = from_prose(raw)
-        if answer:
-            out.append((start, answer))
+        if answer and (not out or answer not in (NEGATED, HEDGED)):
+            out.insert(0, (start, answer))
+            if answer not in (NEGATED, HEDGED):
+                break
     return out
 
 
@@ -264,17 +268,13 @@ def _last_value(text: str) -> Extraction:
         return Extraction((), "none")
     if number is not None and (span is None or _number_wins(text, span, number)):
         clause = _clause_of(text, number.start(), number.end())
-        if negated(
-            _clause_of(text, number.start(), number.end()), number.group(0)
-        ) or REFUSAL_RE.search(text):
+        if negated(clause, number.group(0)) or REFUSAL_RE.search(text):
             return Extraction((), "none", negated=True)  # "The answer can't be 3."
         hedged = _HEDGE_RE.search(clause) is not None
         return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
     assert span is not None
     clause = _clause_of(text, span.start(), span.end())
-    if negated(_clause_of(text, span.start(), span.end()), span.group(0)) or REFUSAL_RE.search(
-        text
-    ):
+    if negated(clause, span.group(0)) or REFUSAL_RE.search(text):
         return Extraction((), "none", negated=True)
     hedged = _HEDGE_RE.search(_SPAN_RE.sub(" ", clause)) is not None
     content = _span_text(span)
