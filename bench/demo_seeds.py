@@ -57,6 +57,9 @@ RECIPES: dict[str, dict[str, Any]] = {
     # and 60 steps of 64 tasks revisited each about 30 times (the agent stage rose once its
     # frontier covered the whole split)
     "lr1e-4x60-all": {"lr": 1e-4, "steps": 60, "frontier_tasks": None},
+    "lr1e-4x80": {"lr": 1e-4, "steps": 80},  # the H200 table's trend: a small rate for longer
+    # a larger first rate that decays to nothing, so no late step undoes the rise
+    "lr2e-4x60-linear": {"lr": 2e-4, "steps": 60, "lr_scheduler_type": "linear"},
 }
 DEMO_RECIPE = "lr1e-4x60"  # what rlvr.demo runs (tests/test_demo_seeds checks they agree)
 QUICK = {"steps": 2, "prompts_per_step": 4, "micro_batch_size": 16, "save_every": 1}

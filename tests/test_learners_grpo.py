@@ -265,7 +265,7 @@ def test_grpo_on_math_easy_tasks_from_tiny_sft_end_to_end(tmp_path: Path) -> Non
 
 
 def test_warm_up_ramps_each_group_to_its_own_peak_as_a_function_of_the_step() -> None:
-    from rlvr.learners.common import optimizer, warm_up
+    from rlvr.learners.common import optimizer, schedule_lr
 
     cfg = LearnerConfig(env="math", model="tiny", lr=1e-3, warmup_steps=4)
     weight = torch.nn.Parameter(torch.zeros(2))
@@ -273,24 +273,45 @@ def test_warm_up_ramps_each_group_to_its_own_peak_as_a_function_of_the_step() ->
     opt.add_param_group({"params": [torch.nn.Parameter(torch.zeros(1))], "lr": 1e-2})
     seen = []
     for step in (1, 2, 4, 9):
-        warm_up(opt, cfg, step)
+        schedule_lr(opt, cfg, step)
         seen += [g["lr"] for g in opt.param_groups]
     assert seen == pytest.approx([2.5e-4, 2.5e-3, 5e-4, 5e-3, 1e-3, 1e-2, 1e-3, 1e-2])
     # a resumed run restores the optimiser's state and lands on the same rate for its step
     again = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
     again.add_param_group({"params": [torch.nn.Parameter(torch.zeros(1))], "lr": 1e-2})
     again.load_state_dict(opt.state_dict())
-    warm_up(again, cfg, 2)
+    schedule_lr(again, cfg, 2)
     assert again.param_groups[0]["lr"] == pytest.approx(5e-4)
 
 
 def test_without_warm_up_the_configured_rate_is_used_from_step_one() -> None:
-    from rlvr.learners.common import optimizer, warm_up
+    from rlvr.learners.common import optimizer, schedule_lr
 
     cfg = LearnerConfig(env="math", model="tiny", lr=3e-4)
     opt = optimizer([torch.nn.Parameter(torch.zeros(2))], cfg)
-    warm_up(opt, cfg, 1)
+    schedule_lr(opt, cfg, 1)
     assert opt.param_groups[0]["lr"] == pytest.approx(3e-4)
+
+
+@pytest.mark.parametrize("kind", ["linear", "cosine"])
+def test_a_decay_follows_transformers_scheduler_of_the_same_name(kind: str) -> None:
+    from transformers import get_scheduler
+
+    from rlvr.learners.common import lr_factor
+
+    cfg = LearnerConfig(env="math", model="tiny", steps=12, warmup_steps=3, lr_scheduler_type=kind)
+    opt = torch.optim.AdamW([torch.nn.Parameter(torch.zeros(2))], lr=1.0)
+    theirs = get_scheduler(kind, opt, num_warmup_steps=3, num_training_steps=12)
+    expected = []
+    for _ in range(12):  # transformers' rate for optimiser step i is the one before its i-th step
+        expected.append(opt.param_groups[0]["lr"])
+        opt.step()
+        theirs.step()
+    ours = [lr_factor(cfg, step) for step in range(1, 13)]
+    # warm-up differs by one step on purpose (ours reaches the peak at step 3, theirs at 4)
+    assert ours[3:] == pytest.approx(expected[3:])
+    assert ours[-1] > 0.0 and ours[3] == 1.0
+    assert lr_factor(cfg.model_copy(update={"lr_scheduler_type": "constant"}), 12) == 1.0
 
 
 def test_adam_epsilon_reaches_the_optimiser() -> None:

@@ -169,7 +169,7 @@ def _stage_bars(stage: Stage) -> Iterator[StageCallbacks]:
         TextColumn(f"GRPO step ({stage.name})"), BarColumn(), MofNCompleteColumn(),
         TextColumn("{task.fields[r]}"), console=stderr,
     ) as bar:  # fmt: skip
-        step_bar = bar.add_task("grpo", total=stage.steps, r="")
+        step_bar = bar.add_task(f"{stage.name}: grpo", total=stage.steps, r="")
 
         def on_row(row: dict[str, Any]) -> None:
             bar.update(step_bar, completed=row["step"], r=f"reward {fmt(row['reward_mean'])}")

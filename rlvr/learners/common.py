@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import shutil
@@ -172,16 +173,31 @@ def optimizer(params: Any, config: TrainConfig, lr: float | None = None) -> torc
     )
 
 
-def warm_up(opt: torch.optim.Optimizer, config: TrainConfig, step: int) -> None:
-    """Set each parameter group's lr for `step` (1-based) of a linear warm-up to its own peak.
+def schedule_lr(opt: torch.optim.Optimizer, config: TrainConfig, step: int) -> None:
+    """Set each parameter group's lr for `step` (1-based): a linear warm-up to its own peak,
+    then `lr_scheduler_type` (constant, or a linear or cosine decay over the remaining steps,
+    as transformers' schedulers of those names step it).
 
     The peak is kept in the group as `initial_lr`, so the schedule is a function of the step
     alone and a resumed run (its optimiser state restored) lands on the same rate.
     """
-    factor = min(1.0, step / config.warmup_steps) if config.warmup_steps else 1.0
+    factor = lr_factor(config, step)
     for group in opt.param_groups:
         group.setdefault("initial_lr", group["lr"])
         group["lr"] = group["initial_lr"] * factor
+
+
+def lr_factor(config: TrainConfig, step: int) -> float:
+    """The fraction of the peak lr at `step` (1-based)."""
+    warm = config.warmup_steps
+    if warm and step <= warm:
+        return step / warm
+    if config.lr_scheduler_type == "constant":
+        return 1.0
+    done = min(1.0, max(0.0, (step - 1 - warm) / max(1, config.steps - warm)))
+    if config.lr_scheduler_type == "linear":
+        return 1.0 - done
+    return 0.5 * (1.0 + math.cos(math.pi * done))
 
 
 def autocast(config: TrainConfig) -> contextlib.AbstractContextManager[Any]:

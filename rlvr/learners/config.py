@@ -109,6 +109,11 @@ class TrainConfig(LoraFields):
         description="Linear lr warm-up steps: a fresh AdamW moves every weight by about lr "
         "at first, whatever the gradient's size (a tiny warm-started model needs 5-10).",
     )
+    lr_scheduler_type: Literal["constant", "linear", "cosine"] = Field(
+        default="constant",
+        description="The lr after warm-up: constant, or decayed to 0 over the remaining steps "
+        "(linear or cosine), as transformers' schedulers of those names.",
+    )
     adam_betas: tuple[float, float] = Field(default=(0.9, 0.999), description="AdamW betas.")
     adam_epsilon: float = Field(
         default=1e-8, gt=0, description="AdamW epsilon (transformers' name for it)."

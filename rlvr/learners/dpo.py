@@ -151,7 +151,7 @@ def train(
     held_out = TrainingEval(cfg, env, tok, run.metrics_path, on_eval=on_eval)
     held_out.maybe(start, model, lambda: common.autocast(cfg))
     for step in range(start + 1, cfg.steps + 1):
-        common.warm_up(opt, cfg, step)
+        common.schedule_lr(opt, cfg, step)
         idx = pair_indices(len(pairs), per_step, step, cfg.seed)
         t0 = time.perf_counter()
         with common.train_mode(model):

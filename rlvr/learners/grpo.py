@@ -124,7 +124,7 @@ def train(
     held_out.maybe(start, model, lambda: common.autocast(cfg))
     failing = NonFiniteStreak()
     for step in range(start + 1, cfg.steps + 1):
-        common.warm_up(opt, cfg, step)
+        common.schedule_lr(opt, cfg, step)
         with common.autocast(cfg):  # bf16 sampling too, when asked
             got = source.collect(step)
         batch = prepare_batch(got, tok, model, ref, cfg, run, teacher)

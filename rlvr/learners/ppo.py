@@ -194,9 +194,9 @@ def train(
     held_out.maybe(start, model, lambda: common.autocast(cfg))
     failing = NonFiniteStreak()
     for step in range(start + 1, cfg.steps + 1):
-        common.warm_up(opt, cfg, step)
+        common.schedule_lr(opt, cfg, step)
         if critic.opt is not None:  # a separate critic warms up on the same schedule
-            common.warm_up(critic.opt, cfg, step)
+            common.schedule_lr(critic.opt, cfg, step)
         with common.autocast(cfg):
             got = source.collect(step)
         packed, stats = prepare(got, cfg, tok, model, ref, critic, run), UpdateStats()
