@@ -3,7 +3,7 @@
 A tiny model is fastest on one torch thread (rlvr.models.default_threads), so stages run in
 turn leave the other core idle for most of the demo. A stage seeds its own frontier, GRPO and
 evaluations and shares nothing with another, so in its own process it computes what it
-computes in turn (tests/test_demo_jobs.py compares the two). The first stage and then `then`
+computes in turn (tests/test_demo.py compares the two). The first stage and then `then`
 (the code stage) run here; every other stage runs in a spawned process whose progress comes
 back over a queue to the same callbacks it would get here. An error here stops the other
 stages; an error there is raised once the work here is done (what every stage stored resumes).
@@ -75,6 +75,7 @@ class _Relay:
     callbacks: dict[str, StageCallbacks]
     results: dict[str, StageResult] = field(default_factory=dict)
     errors: dict[str, BaseException] = field(default_factory=dict)
+    silent: set[str] = field(default_factory=set)  # ended, no word yet: one more wait
     stop: threading.Event = field(default_factory=threading.Event)
 
     def pending(self) -> list[str]:
@@ -87,11 +88,13 @@ class _Relay:
             except queue_module.Empty:
                 for n in self.pending():  # killed (out of memory, a signal) without a word
                     code = self.processes[n].exitcode
-                    if code is not None:
-                        self.errors[n] = RuntimeError(
+                    if code is not None and n in self.silent:  # a result sent as it ended
+                        self.errors[n] = RuntimeError(  # would have been read in between
                             f"demo stage {n!r}: its process ended (exit code {code}) without a "
                             "result; rerun `rlvr demo` to resume it from what it stored"
                         )
+                    elif code is not None:
+                        self.silent.add(n)
                 continue
             if kind == "result":
                 self.results[name] = payload
