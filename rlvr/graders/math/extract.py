@@ -92,7 +92,7 @@ _SCRIPT_RE = re.compile(  # prose in a non-Latin script is never a lone answer
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _CJK_TAIL_RE = re.compile(r"(?<=[\d$}])[ \t]*[\u3400-\u9fff]{1,3}$")  # 5个, 18 元, 18 美元
 _SCALE_WORD_RE = re.compile(
-    r"[ \t]+(?:hundred|thousand|million|billion|trillion|dozen|squared|cubed)\b", re.I
+    r"[ \t]+(?:(?:ten|hundred|thousand|million|billion|trillion|dozen)s?|squared|cubed)\b", re.I
 )
 _JOIN_MAX_GAP = 80
 _LONE_MAX_CHARS = 200
@@ -206,9 +206,8 @@ def _last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 
 def _answer_lines(text: str) -> list[tuple[int, str]]:
-    """The last final-answer statement and, when that one is negated or hedged, the last that
-    states a value before it, in text order: only these decide. Read from the end, so a text
-    of thousands of statements costs about as much as one."""
+    """The last final-answer statement and, if that one is negated or hedged, the last stating
+    a value before it (only these decide), read from the end: linear in the statements."""
     hits = [(m.start(), m.group(1)) for m in _ANSWER_LINE_RE.finditer(text)]
     hits += [(m.start(), next(g for g in m.groups() if g)) for m in _ANSWER_IS_RE.finditer(text)]
     out: list[tuple[int, str]] = []
@@ -271,7 +270,9 @@ def _last_value(text: str) -> Extraction:
         if negated(clause, number.group(0)) or REFUSAL_RE.search(text):
             return Extraction((), "none", negated=True)  # "The answer can't be 3."
         hedged = _HEDGE_RE.search(clause) is not None
-        return Extraction((number.group(0).replace(" ", ""),), "last_number", hedged)
+        scale = _SCALE_WORD_RE.match(text, number.end())  # "55 tens" is not 55
+        value = text[number.start() : scale.end()] if scale else number.group(0).replace(" ", "")
+        return Extraction((value,), "last_number", hedged)
     assert span is not None
     clause = _clause_of(text, span.start(), span.end())
     if negated(clause, span.group(0)) or REFUSAL_RE.search(text):
@@ -322,8 +323,7 @@ def _line_end(text: str, start: int) -> int:
 
 
 def _revised(text: str, end: int, ext: Extraction) -> Extraction:
-    """A revision after the final statement ("Wait, I made an error: it's 27") adds the value
-    it ends on as another candidate, so a retracted answer no longer passes alone."""
+    """A revision after the final statement ("Wait, I made an error: it's 27") adds its value."""
     tail = text[end:]
     m = REVISION_RE.search(tail)
     if m is None:

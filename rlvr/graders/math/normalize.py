@@ -90,6 +90,7 @@ _SPACED_COMMA_RE = re.compile(r"\{\s*,\s*\}")
 _THIN_SPACE_RE = re.compile(r"(?<!\\)\\[,:;!]")
 _DELIM_RE = re.compile(r"\\\$|\$|\\\(|\\\)|\\\[|\\\]")
 _DECIMAL_COMMA_RE = re.compile(r"\{,\}(?=\d{3}(?!\d))")
+_ZERO_COMMA_RE = re.compile(r"(?<![\d.])0\{,\}(?=\d)")  # `0{,}055`: no thousands start with 0
 
 _WRAPPERS = (
     "text",
@@ -319,7 +320,7 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _THIN_SPACE_RE.sub("", s)
     s = _LAYOUT_RE.sub(" ", s)
     s = _DELIM_RE.sub(" ", s)
-    s = _DECIMAL_COMMA_RE.sub("", s).replace("{,}", ".")
+    s = _DECIMAL_COMMA_RE.sub("", _ZERO_COMMA_RE.sub("0.", s)).replace("{,}", ".")
     s = _TEXT_UNIT_RE.sub(_text_unit, s)
     s = _unwrap(s)
     for pattern, repl in _RENAMES:

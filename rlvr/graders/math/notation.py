@@ -51,13 +51,16 @@ def _set_builder(text: str) -> str:
     return m.group(2) if m else text
 
 
-_SCALED_RE = re.compile(r"(-?\d+(?:\.\d+)?) (hundred|thousand|million|billion|trillion|dozen)")
-_SCALE = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
+_SCALED_RE = re.compile(
+    r"(-?\d+(?:\.\d+)?) (ten|hundred|thousand|million|billion|trillion|dozen)s?"
+)
+_SCALE = {"ten": 10, "hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9}
 _SCALE |= {"trillion": 10**12, "dozen": 12}
 
 
 def scaled(text: str) -> str:
-    """`5 million` is 5000000 and `1 dozen` is 12: the word changes the value."""
+    """`5 million` is 5000000, `1 dozen` is 12 and `55 tens` is 550: the word changes the
+    value."""
     m = _SCALED_RE.fullmatch(text)
     if m is None:
         return text

@@ -54,8 +54,8 @@ for _canon, _names in _ALIASES.items():
 SINGLE_LETTER_UNITS = frozenset("m s g h l L N J W V".split())  # noqa: SIM905
 
 _STOP = """is are was were be not no the a an than less more answer answers incorrect correct
-    wrong right true false hundred hundreds thousand thousands million millions billion billions
-    trillion trillions dozen dozens score half quarter squared cubed times power
+    wrong right true false ten tens hundred hundreds thousand thousands million millions
+    billion billions trillion trillions dozen dozens score half quarter squared cubed times power
     possibly maybe or and either only about approximately roughly least most"""
 STOP_WORDS = frozenset(_STOP.split())
 _POWER_RE = re.compile(r"\^\{?([23])\}?$")
