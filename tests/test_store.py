@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from rlvr.errors import StoreError
@@ -59,3 +61,18 @@ def test_a_lone_surrogate_is_stored_as_a_replacement_character(tmp_path):
     assert store.append(g) and store.append(group("b"))
     [back, other] = GroupStore(tmp_path / "g.jsonl")
     assert back.samples[0].text == "rm -rf x\ufffdy" and other.task_id == "b"
+
+
+def test_a_rollout_resumed_from_another_env_path_is_refused(tmp_path: Path) -> None:
+    """The same environment name found in another folder may be another environment: its
+    groups must not join the stored ones."""
+    from rlvr.cli.rollout import same_run
+    from rlvr.errors import RlvrError
+
+    out = tmp_path / "groups.jsonl"
+    settings = {"env": "mine", "model": "tiny", "group_size": 4, "env_path": [str(tmp_path / "a")]}
+    same_run(out, settings)
+    out.write_text("{}\n")  # the run has begun
+    same_run(out, settings)  # the same settings resume
+    with pytest.raises(RlvrError, match="env_path"):
+        same_run(out, {**settings, "env_path": [str(tmp_path / "b")]})

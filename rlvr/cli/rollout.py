@@ -77,9 +77,11 @@ def rollout(
 
     use_env_paths(env_path)
     get_estimator(estimator)
+    paths = sorted(str(p.resolve()) for p in env_path or []) or None  # where env was found
     same_run(out, {"env": env, "model": model, "group_size": g, "temperature": temperature,
                    "top_p": top_p, "max_new_tokens": max_new_tokens, "seed": seed,
-                   "estimator": estimator, "served_model": served_model})  # fmt: skip
+                   "estimator": estimator, "served_model": served_model,
+                   "env_path": paths})  # fmt: skip
     environment = load_env(env)
     chosen = select_tasks(environment, n_tasks, difficulty, tasks, split)
     if model == REFERENCE_SPEC:
