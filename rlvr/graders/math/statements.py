@@ -1,0 +1,160 @@
+"""Final-answer statements in prose and the values in them: the readers extraction builds on.
+
+`Answer: x` lines and "the answer is x" phrases (also in French, Spanish, German and Chinese),
+the value a statement states (`from_prose`: trimmed of trailing prose, a hedge or a negation
+marked), numbers and math spans (`$...$`, `\\(...\\)`, `\\[...\\]`), and whether a text is
+one short line of mathematics. Every scan is linear in the text's length: a policy writes the
+text, and it is read before the grader's per-answer deadline starts.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from rlvr.graders.math.hedge import PROSE_HEDGE_RE, REFUSAL_RE
+
+_LABELS = r"(?:answer|ответ|答え|答|정답|उत्तर|الإجابة|الجواب|คำตอบ|cevap|jawaban|trả lời)"
+_ANSWER_LINE_RE = re.compile(
+    r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)"
+    + _LABELS
+    + r"[ \t]*\**[ \t]*"
+    r"[:：][ \t]*(?=([^\n]*?)[ \t]*$)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
+    r"(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
+    r"|答案(?:是|为)?】?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))"
+    r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
+    re.IGNORECASE,
+)
+NUMBER_RE = re.compile(
+    r"(?<![A-Za-z0-9_.^])-?(?:\d+,\d{1,2}(?![\d,])|(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"(?:[ \t]*/[ \t]*\d+)?"
+)
+SPAN_RE = re.compile(  # a span never runs past another opener of its kind: linear time
+    r"\$\$(.+?)\$\$|\\\[((?:(?!\\\[).)+?)\\\]|\\\(((?:(?!\\\().)+?)\\\)"
+    r"|(?<![\\$])\$((?:[^$\n\\]|\\.)+?)\$",
+    re.DOTALL,
+)
+_COMMAND_RE = re.compile(r"\\(?:begin|end)\s*\{[a-zA-Z*]+\}|\\[a-zA-Z]+")
+_WORD_RE = re.compile(r"[A-Za-z]+")
+_LONE_WORDS = frozenset(
+    "or and pi sin cos tan cot sec csc log ln exp sqrt inf oo".split()  # noqa: SIM905
+)
+
+_PROSE_END_RE = re.compile(
+    r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n|[。！？．]", re.IGNORECASE
+)
+_LEAD_RE = re.compile(
+    r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I
+)
+JOIN_DENY_RE = re.compile(
+    r"\b(?:or|maybe|perhaps|possibly|alternatively|either|wait|actually|instead|but|however|"
+    r"hmm|no|not|wrong|incorrect|mistake|check|recheck|guess|probably|likely|might|could|"
+    r"then|else|otherwise|if|ou|oder|o|或)\b|[?]",
+    re.IGNORECASE,
+)
+
+_SCRIPT_RE = re.compile(  # prose in a non-Latin script is never a lone answer
+    "[\u0400-\u04ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]"
+)
+
+_CJK_TAIL_RE = re.compile(r"(?<=[\d$}])[ \t]*[\u3400-\u9fff]{1,3}$")  # 5个, 18 元, 18 美元
+SCALE_WORD_RE = re.compile(
+    r"[ \t]+(?:(?:ten|hundred|thousand|million|billion|trillion|dozen)s?|squared|cubed)\b", re.I
+)
+
+LONE_MAX_CHARS = 200
+
+
+def strip_wrapping(answer: str) -> str:
+    answer = re.sub(r"^\*\*|\*\*$", "", answer.strip()).strip().rstrip(".").strip()
+    answer = re.sub(r'^(?:\\?["“])(.*?)(?:\\?["”])$', r"\1", answer).strip()
+    if answer.startswith("$") and answer.endswith("$") and len(answer) > 1:
+        answer = answer.strip("$").strip()
+    return answer
+
+
+def from_prose(text: str) -> str:
+    """The answer inside a final-answer sentence: "The largest $n$ is 34. I hope..." -> 34."""
+    text = _LEAD_RE.sub("", text.strip())
+    cut = _PROSE_END_RE.search(text)
+    if cut is not None and cut.start() > 0:
+        text = text[: cut.start()]
+    text = strip_wrapping(text.strip().rstrip(".,;:!．。"))
+    text = _CJK_TAIL_RE.sub("", text).strip()
+    if PROSE_HEDGE_RE.search(text):
+        return HEDGED  # "at least 3", "18 or maybe 20", "close to 3": not one value
+    if REFUSAL_RE.search(text):
+        return NEGATED  # "I am not sure, 0 idea" states no answer
+    if is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
+        return text
+    if _NEGATION_RE.match(text):
+        but = re.search(r"[ \t,]+but[ \t]+(?:it[ \t]+is[ \t]+|is[ \t]+)?", text)
+        return from_prose(text[but.end() :]) if but else NEGATED  # "not 3 but 2" states 2
+    lead = SPAN_RE.match(text) or NUMBER_RE.match(text)
+    scale = SCALE_WORD_RE.match(text, lead.end()) if lead is not None else None
+    if scale is not None:
+        return text[: scale.end()]  # "5 million" is not 5
+    if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
+        return span_text(lead) if lead.re is SPAN_RE else lead.group(0).replace(" ", "")
+    spans = list(SPAN_RE.finditer(text))
+    if spans:
+        between = [text[a.end() : b.start()] for a, b in itertools.pairwise(spans)]
+        if (
+            len(spans) > 1
+            and spans[0].start() == 0
+            and all(_JOINER_RE.fullmatch(g) for g in between)
+        ):
+            return _SPAN_DELIMS_RE.sub(" ", text[: spans[-1].end()]).strip()
+        last = spans[-1]
+        number = last_match(NUMBER_RE, text)
+        if number is None or number.start() < last.end():
+            return span_text(last)
+        return number.group(0).replace(" ", "")
+    number = last_match(NUMBER_RE, text)
+    return number.group(0).replace(" ", "") if number else text
+
+
+_SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
+NEGATED = "\x00not"
+HEDGED = "\x00hedged"
+_NEGATION_RE = re.compile(r"(?:not|never|no longer)\b", re.IGNORECASE)
+_JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
+
+
+def span_text(m: re.Match[str]) -> str:
+    return next(g for g in m.groups() if g is not None).strip()
+
+
+def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    return next(reversed(list(pattern.finditer(text))), None)
+
+
+def answer_lines(text: str) -> list[tuple[int, str]]:
+    """The last final-answer statement and, if that one is negated or hedged, the last stating
+    a value before it (only these decide), read from the end: linear in the statements."""
+    hits = [(m.start(), m.group(1)) for m in _ANSWER_LINE_RE.finditer(text)]
+    hits += [(m.start(), next(g for g in m.groups() if g)) for m in _ANSWER_IS_RE.finditer(text)]
+    out: list[tuple[int, str]] = []
+    for start, raw in sorted(hits, reverse=True):
+        answer = from_prose(raw)
+        if answer and (not out or answer not in (NEGATED, HEDGED)):
+            out.insert(0, (start, answer))
+            if answer not in (NEGATED, HEDGED):
+                break
+    return out
+
+
+def is_lone_answer(text: str) -> bool:
+    """A single short line of mathematics, such as `x = 2` or `\\frac{1}{2}`."""
+    if len(text) > LONE_MAX_CHARS or "\n" in text or not text or _SCRIPT_RE.search(text):
+        return False
+    if not re.search(r"[\d\\]", text) and len(text) > 1:
+        return False
+    bare = _COMMAND_RE.sub(" ", text)
+    return all(len(w) == 1 or w.lower() in _LONE_WORDS for w in _WORD_RE.findall(bare))
