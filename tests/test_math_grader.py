@@ -298,3 +298,21 @@ def test_a_span_or_answer_tag_ends_at_the_next_opener_of_its_kind():
     assert extract_answers("Thus \\( b \\( 7 \\) holds.").candidates == ("7",)
     assert extract_answers("<answer>3 <answer>4</answer>").candidates == ("4",)
     assert extract_answers("<answer>3</answer> <answer>4").candidates == ("3",)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ",\tfinal\t答:" * 4000 + "42",  # labels on one line: each once read to the line's end
+        "Answer: " + "not 1 but " * 1000 + "42",  # once a recursion per "but": RecursionError
+        "答案 maybe " * 5000,  # hedged statements, each once read 1,200 characters ahead
+        "\\boxed{" + "1" * 400 + "x}",  # a 400-digit coefficient: once an OverflowError
+        "\\boxed{4" + " " * 900 + "2}",  # a run of spaces: once cubic in normalize
+    ],
+)
+def test_an_adversarial_answer_is_scored_and_never_masks_its_group(answer: str):
+    """Found by a cold attack: these took seconds (or raised) before the grader's deadline, and
+    an error there turned every verdict of the group into grader_error."""
+    verdicts = MathGrader().grade_group(Task(id="t", prompt="p", gold="42"), [answer, "42"])
+    assert [v.status for v in verdicts] == ["scored", "scored"]
+    assert verdicts[1].passed

@@ -225,7 +225,7 @@ def _from_line(text: str, line: tuple[int, str]) -> Extraction:
         return Extraction((), "answer_line")
     if answer == HEDGED:
         return Extraction((text[start : _line_end(text, start)][:200],), "answer_line", True)
-    return _revised(text, _line_end(text, start), Extraction((answer,), "answer_line"))
+    return _revised(text, start, Extraction((answer,), "answer_line"))  # "42. Wait, it's 41."
 
 
 def extract_answers(completion: str, fallback_last_number: bool = True) -> Extraction:
@@ -240,9 +240,13 @@ def extract_answers(completion: str, fallback_last_number: bool = True) -> Extra
         return _from_line(text, lines[-1])
     if boxes:
         return _from_boxes(text, boxes, [ln for ln in lines if ln[1] not in (NEGATED, HEDGED)])
-    gsm = _distinct([strip_wrapping(m.group(1)) for m in _GSM8K_RE.finditer(text)])
-    if gsm:
-        return Extraction(gsm, "gsm8k")
+    gsm = list(_GSM8K_RE.finditer(text))
+    if gsm:  # a statement or a revision after the `####` line is a later word
+        after = [line for line in lines if line[0] > gsm[-1].start()]
+        if after and after[-1][1] in (NEGATED, HEDGED):
+            return _from_line(text, after[-1])
+        found = [strip_wrapping(m.group(1)) for m in gsm] + [a for _, a in after[-1:]]
+        return _revised(text, gsm[-1].end(), Extraction(_distinct(found), "gsm8k"))
     if lines:
         return _from_line(text, lines[-1])
     lone = strip_wrapping(text)

@@ -107,7 +107,7 @@ def _estimate(node: Node, lim: Limits) -> _Est:
 def _num(node: Node, lim: Limits) -> _Est:
     frac = node.value[0]
     height = max(_int_height(frac.numerator), _int_height(frac.denominator))
-    value = float(frac) if height < 300 else math.copysign(math.inf, frac)
+    value = float(frac) if height < 300 else (math.inf if frac > 0 else -math.inf)  # no float()
     return _Est(height, value)
 
 

@@ -156,6 +156,13 @@ _KEEP_WORDS = frozenset(
 )
 _GROUPED_RE = re.compile(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+)(\.\d+)?")
 _SPACE_RE = re.compile(r"\s+")
+_RUN_RE = re.compile(r"\s{2,}")  # a long run made the trailing `k \in Z` rename cubic
+
+
+def _one_space(m: re.Match[str]) -> str:
+    return "\n" if "\n" in m.group(0) else " "
+
+
 _WORDS_RE = re.compile(r"[A-Za-z]+(?:[ ./][A-Za-z]+)*")
 _ROOT_DIGITS_RE = re.compile(r"√\s*(\d+(?:\.\d+)?)")
 _REPEATING_RE = re.compile(r"(\d*)\.(\d*)\\overline\s*\{\s*(\d{1,50})\s*\}")
@@ -307,7 +314,7 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
 
     The percent sign is dropped (`10\\%` is 10) unless `percent_as_fraction` (then it is 10/100).
     """
-    s = _DOUBLE_ESCAPED_RE.sub(r"\\", text)
+    s = _DOUBLE_ESCAPED_RE.sub(r"\\", _RUN_RE.sub(_one_space, text))
     s = ROW_SPACE_RE.sub(r"\\\\ ", s)  # `\\\\[2pt]` is a row break, not `\\[`
     s = _NEWLINE_ESCAPE_RE.sub(" ", s)
     s = _ROOT_DIGITS_RE.sub(r"\\sqrt{\1}", s)

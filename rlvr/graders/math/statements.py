@@ -19,16 +19,16 @@ _ANSWER_LINE_RE = re.compile(
     r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)"
     + _LABELS
     + r"[ \t]*\**[ \t]*"
-    r"[:：][ \t]*(?=([^\n]*?)[ \t]*$)",
+    r"[:：][ \t]*",
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
-    r"(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*(?=([^\n]{1,1200}))"
-    r"|答案(?:是|为)?】?[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))"
-    r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*(?=([^\n]{1,1200}))",
+    r"(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
+    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*"
+    r"|respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*"
+    r"|antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*"
+    r"|答案(?:是|为)?】?[ \t]*[：:]?[ \t]*"
+    r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*",
     re.IGNORECASE,
 )
 NUMBER_RE = re.compile(
@@ -69,6 +69,8 @@ SCALE_WORD_RE = re.compile(
 )
 
 LONE_MAX_CHARS = 200
+STATEMENT_CHARS = 1200  # of a statement's line: an answer is never longer
+MAX_STATEMENTS = 64  # read back from the last; more hedged ones than this state nothing
 
 
 def strip_wrapping(answer: str) -> str:
@@ -100,6 +102,8 @@ def from_prose(text: str) -> str:
     scale = SCALE_WORD_RE.match(text, lead.end()) if lead is not None else None
     if scale is not None:
         return text[: scale.end()]  # "5 million" is not 5
+    if lead is not None and (after := _after_value(text[lead.end() :])) is not None:
+        return after
     if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
         return span_text(lead) if lead.re is SPAN_RE else lead.group(0).replace(" ", "")
     spans = list(SPAN_RE.finditer(text))
@@ -124,7 +128,21 @@ _SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
 NEGATED = "\x00not"
 HEDGED = "\x00hedged"
 _NEGATION_RE = re.compile(r"(?:not|never|no longer)\b", re.IGNORECASE)
+_DENIED_VALUE_RE = re.compile(r"\b(?:not|never)[ \t]+\$?-?\d[\d.,/]*\$?", re.IGNORECASE)
+_OPERATOR_RE = re.compile(r"\s*(?:[-+*/×·÷^]|\\times|\\cdot|\\div)")
 _JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
+
+
+def _after_value(rest: str) -> str | None:
+    """What the words after a statement's first value make of it: the value an `=` chain ends
+    on, HEDGED when they offer another value, or None (the first value stands)."""
+    equals = rest.rfind("=") if _OPERATOR_RE.match(rest) else -1
+    if equals >= 0 and NUMBER_RE.search(rest, equals):
+        return from_prose(rest[equals + 1 :])  # "6 × 7 = 42 pencils" states 42
+    offered = _DENIED_VALUE_RE.sub(" ", rest)  # "5, not 6" offers no other value
+    if JOIN_DENY_RE.search(offered) and (NUMBER_RE.search(offered) or SPAN_RE.search(offered)):
+        return HEDGED  # "42 or 41 apples", "42, but it could be 41", "42? No, 41"
+    return None
 
 
 def span_text(m: re.Match[str]) -> str:
@@ -137,12 +155,14 @@ def last_match(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 
 def answer_lines(text: str) -> list[tuple[int, str]]:
     """The last final-answer statement and, if that one is negated or hedged, the last stating
-    a value before it (only these decide), read from the end: linear in the statements."""
-    hits = [(m.start(), m.group(1)) for m in _ANSWER_LINE_RE.finditer(text)]
-    hits += [(m.start(), next(g for g in m.groups() if g)) for m in _ANSWER_IS_RE.finditer(text)]
+    a value before it (only these decide). Each statement is read lazily from the end, at most
+    STATEMENT_CHARS of its line and at most MAX_STATEMENTS of them: linear in the text."""
+    starts = [(m.start(), m.end()) for m in _ANSWER_LINE_RE.finditer(text)]
+    starts += [(m.start(), m.end()) for m in _ANSWER_IS_RE.finditer(text)]
     out: list[tuple[int, str]] = []
-    for start, raw in sorted(hits, reverse=True):
-        answer = from_prose(raw)
+    for start, end in sorted(starts, reverse=True)[:MAX_STATEMENTS]:
+        line_end = text.find("\n", end, end + STATEMENT_CHARS)
+        answer = from_prose(text[end : line_end if line_end >= 0 else end + STATEMENT_CHARS])
         if answer and (not out or answer not in (NEGATED, HEDGED)):
             out.insert(0, (start, answer))
             if answer not in (NEGATED, HEDGED):
