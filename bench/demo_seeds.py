@@ -110,7 +110,9 @@ def _paired(before: Path, after: Path) -> dict[str, Any]:
     }
 
 
-def _eval_validation(env: Any, model: str, tasks_file: Path, out: Path, quick: bool) -> None:
+def _eval_validation(
+    env: Any, model: str, tasks_file: Path, out: Path, quick: bool, samples: int
+) -> None:
     from rlvr.models import make_policy, resolve_model
 
     config = EvalConfig(
@@ -119,15 +121,18 @@ def _eval_validation(env: Any, model: str, tasks_file: Path, out: Path, quick: b
         model_path=resolve_model(model),
         split="train",
         tasks=str(tasks_file),
-        n=2 if quick else EVAL_SAMPLES,
+        n=2 if quick else samples,
         k=[1],
     )
     run_eval(env, make_policy(model), config, out)
 
 
-def validation_run(name: str, seed: int, device: str, out: Path, quick: bool) -> dict[str, Any]:
+def validation_run(
+    name: str, seed: int, device: str, out: Path, quick: bool, samples: int = EVAL_SAMPLES
+) -> dict[str, Any]:
     """One candidate from one seed: frontier on the train split less the slice, GRPO with no
-    test evaluation, pass@1 on the slice before and after."""
+    test evaluation, pass@1 on the slice before and after (`samples` a pair; a run already
+    trained is only evaluated again)."""
     from rlvr.frontier_report import run_frontier
     from rlvr.learners.config import load_config
     from rlvr.learners.run import train
@@ -165,10 +170,11 @@ def validation_run(name: str, seed: int, device: str, out: Path, quick: bool) ->
         "device": device,
     }
     run_dir = train(load_config(None, overrides), folder / "grpo", env=env)
-    _eval_validation(env, model, tasks_file, folder / "eval-before", quick)
-    _eval_validation(env, str(run_dir), tasks_file, folder / "eval-after", quick)
-    paired = _paired(folder / "eval-before", folder / "eval-after")
-    return {"kept": report.kept, **paired}
+    tag = "" if samples == EVAL_SAMPLES else f"-n{samples}"
+    before, after = folder / f"eval-before{tag}", folder / f"eval-after{tag}"
+    _eval_validation(env, model, tasks_file, before, quick, samples)
+    _eval_validation(env, str(run_dir), tasks_file, after, quick, samples)
+    return {"kept": report.kept, **_paired(before, after)}
 
 
 def run_on_test_split(
@@ -196,7 +202,14 @@ def run_on_test_split(
 
 
 def one(
-    phase: str, name: str, seed: int, device: str, out: str, quick: bool, warm: str
+    phase: str,
+    name: str,
+    seed: int,
+    device: str,
+    out: str,
+    quick: bool,
+    warm: str,
+    samples: int = EVAL_SAMPLES,
 ) -> dict[str, Any]:
     """A worker process: pin its threads, run one (phase, recipe, seed), return its row."""
     import torch
@@ -204,10 +217,11 @@ def one(
     torch.set_num_threads(int(os.environ.get("DEMO_SEEDS_THREADS", "1")))
     start = time.perf_counter()
     if phase == "validation":
-        row = validation_run(name, seed, device, Path(out), quick)
+        row = validation_run(name, seed, device, Path(out), quick, samples)
     else:
         row = run_on_test_split(name, seed, device, Path(out), quick, warm)
-    return {"phase": phase, "recipe": name, "seed": seed, "device": device, **row,
+    extra = {"eval_samples": samples} if samples != EVAL_SAMPLES else {}
+    return {"phase": phase, "recipe": name, "seed": seed, "device": device, **row, **extra,
             "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
 
 
@@ -223,15 +237,25 @@ def run_phase(
     """Every (recipe, seed) of the phase not yet in results, `--jobs` processes at once."""
 
     def key(r: dict[str, Any]) -> tuple[Any, ...]:
-        return r["phase"], r["recipe"], r["seed"], r.get("warm_start", "seed"), r["device"]
+        return (r["phase"], r["recipe"], r["seed"], r.get("warm_start", "seed"), r["device"],
+                r.get("eval_samples", EVAL_SAMPLES))  # fmt: skip
 
     done = {key(r) for r in read_rows(results)}
+    mine = (args.warm_start, args.device, args.eval_samples)
     todo = [(n, s) for n in names for s in range(args.seeds)
-            if (phase, n, s, args.warm_start, args.device) not in done]  # fmt: skip
+            if (phase, n, s, *mine) not in done]  # fmt: skip
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
         futures = {
             pool.submit(
-                one, phase, n, s, *(args.device, str(args.out), args.quick, args.warm_start)
+                one,
+                phase,
+                n,
+                s,
+                args.device,
+                str(args.out),
+                args.quick,
+                args.warm_start,
+                args.eval_samples,
             ): (n, s)
             for n, s in todo
         }
@@ -251,7 +275,9 @@ def run_phase(
                 fh.write(json.dumps(row) + "\n")
             line = f"{row['before']:.3f} -> {row['after']:.3f} {row['diff']:+.3f} p={row['p']:.4f}"
             print(f"{phase} {n} seed {s}: {line} ({row['seconds']} s)", flush=True)
-    return [r for r in read_rows(results) if r["phase"] == phase]
+    samples = args.eval_samples
+    return [r for r in read_rows(results)
+            if r["phase"] == phase and r.get("eval_samples", EVAL_SAMPLES) == samples]  # fmt: skip
 
 
 def verdict(rows: list[dict[str, Any]]) -> tuple[int, float]:
@@ -298,6 +324,13 @@ def main() -> None:
         help="test phase: each seed's own warm start, or the demo's (tiny-columns-sft) for all",
     )
     ap.add_argument("--out", type=Path, default=Path("runs/demo-seeds"))
+    ap.add_argument(
+        "--eval-samples",
+        type=int,
+        default=EVAL_SAMPLES,
+        help="validation: samples a pair before and after (runs already trained are only "
+        "evaluated again; their rows are kept apart)",
+    )
     ap.add_argument("--quick", action="store_true", help="tiny budgets: checks the plumbing")
     ap.add_argument(
         "--validation-s",
@@ -307,6 +340,8 @@ def main() -> None:
     )
     args = ap.parse_args()
     args.deadline = float("inf")
+    if args.eval_samples != EVAL_SAMPLES and args.phase != "validation":
+        raise SystemExit("--eval-samples applies to the validation phase: add --phase validation")
     if args.quick and args.phase != "validation":
         raise SystemExit("--quick checks the validation phase only: add --phase validation")
     names = [n for n in args.recipes.split(",") if n]
