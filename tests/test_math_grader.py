@@ -316,3 +316,18 @@ def test_an_adversarial_answer_is_scored_and_never_masks_its_group(answer: str):
     verdicts = MathGrader().grade_group(Task(id="t", prompt="p", gold="42"), [answer, "42"])
     assert [v.status for v in verdicts] == ["scored", "scored"]
     assert verdicts[1].passed
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Answer" + " " * 20_000 + "x",  # spaces before a label's colon: once quadratic
+        "#### 1" + " " * 20_000 + "x",  # spaces on a #### line: once quadratic
+        "\\boxed{" + "~" * 900 + "}",  # `~` become spaces inside normalize: once cubic
+        "Answer: " + "\\$ " * 300,
+    ],
+)
+def test_runs_of_spaces_are_read_in_linear_time_and_scored(answer: str):
+    """The second cold attack's slow inputs (seconds each before the change)."""
+    (verdict,) = MathGrader().grade_group(Task(id="t", prompt="p", gold="42"), [answer])
+    assert verdict.status == "scored" and not verdict.passed

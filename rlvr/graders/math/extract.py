@@ -50,7 +50,7 @@ from rlvr.graders.math.statements import (
 Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_number", "none"]
 
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
-_GSM8K_RE = re.compile(r"^[ \t]*####[ \t]*([^\n]*?)[ \t]*$", re.MULTILINE)
+_GSM8K_RE = re.compile(r"^[ \t]*####([^\n]*)$", re.MULTILINE)  # stripped after: linear
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)

@@ -326,7 +326,7 @@ def normalize(text: str, percent_as_fraction: bool = False, strip_units: bool = 
     s = _THIN_THOUSANDS_RE.sub(r"\1", s)
     s = _THIN_SPACE_RE.sub("", s)
     s = _LAYOUT_RE.sub(" ", s)
-    s = _DELIM_RE.sub(" ", s)
+    s = _RUN_RE.sub(_one_space, _DELIM_RE.sub(" ", s))  # `~` and `$` became spaces again
     s = _DECIMAL_COMMA_RE.sub("", _ZERO_COMMA_RE.sub("0.", s)).replace("{,}", ".")
     s = _TEXT_UNIT_RE.sub(_text_unit, s)
     s = _unwrap(s)

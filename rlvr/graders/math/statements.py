@@ -18,8 +18,7 @@ _LABELS = r"(?:answer|ответ|答え|答|정답|उत्तर|الإجاب�
 _ANSWER_LINE_RE = re.compile(
     r"(?:^[ \t>*#_-]*(?:final[ \t]+)?|(?<=[.!?$:,])[ \t]+\**final[ \t]+)"
     + _LABELS
-    + r"[ \t]*\**[ \t]*"
-    r"[:：][ \t]*",
+    + r"[ \t]*(?:\*+[ \t]*)?[:：][ \t]*",  # one way to split the spaces: linear
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
