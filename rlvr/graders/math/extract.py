@@ -33,6 +33,7 @@ from rlvr.graders.math.hedge import (
 )
 from rlvr.graders.math.normalize import matching_brace
 from rlvr.graders.math.statements import (
+    DENIED_VALUE_RE,
     HEDGED,
     JOIN_DENY_RE,
     LONE_MAX_CHARS,
@@ -56,6 +57,11 @@ _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>"
 _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
+_STATED_RE = re.compile(  # a value stated, not mentioned: "it's 41", "= 6", "answer is 41"
+    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer)\W*(?:[^\W\d_]+\W+)?\W*$|^\W*$",
+    re.IGNORECASE,
+)
+_RETRACT_RE = re.compile(r"\b(?:wrong|incorrect|error|mistake|not)\b", re.IGNORECASE)
 _JOIN_MAX_GAP = 80
 
 
@@ -195,13 +201,16 @@ def _line_end(text: str, start: int) -> int:
 
 
 def _revised(text: str, end: int, ext: Extraction) -> Extraction:
-    """A revision after the final statement ("Wait, I made an error: it's 27") adds its value."""
-    tail = text[end:]
-    m = REVISION_RE.search(tail)
+    """A revision after the final statement ("Wait, I made an error: it's 27") adds the value it
+    states; a check that restates the answer ("let me verify: 42 ÷ 7 = 6") adds nothing."""
+    m = REVISION_RE.search(text, end)
     if m is None:
         return ext
-    later = _last_value(tail[m.end() :])
-    if not later.candidates:
+    tail = DENIED_VALUE_RE.sub(" ", text[m.end() :])  # "it's 41, not 42" revises to 41
+    later = _last_value(tail)
+    if not later.candidates or not _STATED_RE.search(tail[: tail.rfind(later.candidates[-1])]):
+        return ext  # "let me check: 7 boxes with 6 pencils each" states no new answer
+    if not _RETRACT_RE.search(tail) and any(c in tail for c in ext.candidates):
         return ext
     return Extraction(_distinct([*ext.candidates, *later.candidates]), ext.source, ext.hedged)
 

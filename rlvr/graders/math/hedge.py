@@ -32,7 +32,8 @@ _BOX_HEDGE_RE = re.compile(
 )
 REVISION_RE = re.compile(
     r"\b(?:wait|actually|on second thought|correction|I made an? (?:error|mistake)|let me (?:re)?"
-    r"(?:check|compute|calculate|recompute|recalculate))\b",
+    r"(?:check|compute|calculate|recompute|recalculate|verify|redo)|oops|hold on|scratch that|"
+    r"I was wrong|or maybe|never mind|on reflection)\b",
     re.IGNORECASE,
 )
 _DIGIT_RE = re.compile(r"[\d,;]")

@@ -101,7 +101,7 @@ def from_prose(text: str) -> str:
     scale = SCALE_WORD_RE.match(text, lead.end()) if lead is not None else None
     if scale is not None:
         return text[: scale.end()]  # "5 million" is not 5
-    if lead is not None and (after := _after_value(text[lead.end() :])) is not None:
+    if lead is not None and (after := _after_value(text, lead)) is not None:
         return after
     if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
         return span_text(lead) if lead.re is SPAN_RE else lead.group(0).replace(" ", "")
@@ -127,19 +127,42 @@ _SPAN_DELIMS_RE = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]")
 NEGATED = "\x00not"
 HEDGED = "\x00hedged"
 _NEGATION_RE = re.compile(r"(?:not|never|no longer)\b", re.IGNORECASE)
-_DENIED_VALUE_RE = re.compile(r"\b(?:not|never)[ \t]+\$?-?\d[\d.,/]*\$?", re.IGNORECASE)
-_OPERATOR_RE = re.compile(r"\s*(?:[-+*/×·÷^]|\\times|\\cdot|\\div)")
+_VALUE = (
+    r"(?:\$|\\[(\[]|\*\*|-?\d|(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|"
+    r"fifty|sixty|seventy|eighty|ninety|hundred)\b)"
+)
+DENIED_VALUE_RE = re.compile(  # "not 41", "not 41 or 43": values set aside, not offered
+    r"\b(?:not|never)[ \t]+\$?-?\d[\d.,/]*\$?(?:[ \t]*(?:,|or|nor|and)[ \t]*\$?-?\d[\d.,/]*\$?)*",
+    re.IGNORECASE,
+)
+_ALTERNATIVE_RE = re.compile(  # a second value offered: "or 41", "no, it's 41", "could be 41"
+    r"(?:\b(?:or|no|nope|wait|maybe|perhaps|possibly|could|might|rather|actually|wrong|"
+    r"instead|oops|alternatively|alternately|although|though|unless|vs|versus|oder|nein|ou|o|или|"
+    r"veya|atau|hoặc)\b|\?|？"
+    r"|或|または|또는|या|أو|หรือ)[\W_]*(?:[^\W\d_]+['’]?[^\W\d_]*[\W_]+){0,2}?" + _VALUE,
+    re.IGNORECASE,
+)
+_CHAIN_RE = re.compile(  # "× 7 = 42": an arithmetic chain from the first value to `=`
+    r"\s*(?:[-+*/×·÷^]|\\times|\\cdot|\\div)(?:[\s\d.,+\-*/×·÷^()]|\\times|\\cdot|\\div)*="
+)
+_SPACES_RE = re.compile(r"\s*")
+_RETRACTED_RE = re.compile(r"\b(?:wrong|incorrect|mistaken|not (?:right|correct))\b", re.I)
 _JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
 
 
-def _after_value(rest: str) -> str | None:
-    """What the words after a statement's first value make of it: the value an `=` chain ends
-    on, HEDGED when they offer another value, or None (the first value stands)."""
-    equals = rest.rfind("=") if _OPERATOR_RE.match(rest) else -1
-    if equals >= 0 and NUMBER_RE.search(rest, equals):
-        return from_prose(rest[equals + 1 :])  # "6 × 7 = 42 pencils" states 42
-    offered = _DENIED_VALUE_RE.sub(" ", rest)  # "5, not 6" offers no other value
-    if JOIN_DENY_RE.search(offered) and (NUMBER_RE.search(offered) or SPAN_RE.search(offered)):
+def _after_value(text: str, lead: re.Match[str]) -> str | None:
+    """What the words after a statement's first value make of it: the chain it heads (the
+    grader checks every link), HEDGED when they offer another value, or None (it stands)."""
+    rest = text[lead.end() :]
+    chain = _CHAIN_RE.match(rest)
+    after = _SPACES_RE.match(rest, chain.end()).end() if chain is not None else 0
+    if chain is not None and (end := NUMBER_RE.match(rest, after)) is not None:
+        return text[lead.start() : lead.end() + end.end()].strip()  # "6 × 7 = 42 pencils"
+    offered = DENIED_VALUE_RE.sub(" ", rest)
+    retracted = _RETRACTED_RE.search(offered)  # "42, but that is wrong; the real count is 41"
+    later = retracted is not None and re.search(_VALUE, offered[retracted.end() :]) is not None
+    if later or _ALTERNATIVE_RE.search(offered):
         return HEDGED  # "42 or 41 apples", "42, but it could be 41", "42? No, 41"
     return None
 
