@@ -1,12 +1,10 @@
 """Learner configurations: one pydantic model per algorithm family, loadable from TOML or JSON.
 
 Every field's `description` is its only help text (the CLI prints the config at start). Choices
-are `Literal`s, except the names of advantage estimators, loss aggregations and KL estimators,
-which are checked against their registries (`rlvr.advantages.ESTIMATORS`,
-`rlvr.learners.losses.AGGREGATIONS`, `KL_ESTIMATORS`) so a registered variant is accepted with
-no edit here. Unknown keys are rejected, and cross-field checks quote both values and the fix.
-Layering for a run: the RUN_DIR's saved config.json (when resuming), then a config file, then
-command-line flags; later layers win.
+are `Literal`s, except estimator, loss aggregation and KL estimator names, checked against their
+registries so a registered variant needs no edit here. Unknown keys are rejected; cross-field
+checks quote both values and the fix. Layering: the RUN_DIR's config.json (when resuming), a
+config file, then command-line flags; later layers win.
 
 Names follow the papers: `group_size` is G, `inner_epochs` is mu (updates per batch of samples),
 `clip_low`/`clip_high` are epsilon and DAPO's epsilon_high, `beta` weighs the KL penalty to the
@@ -98,11 +96,7 @@ class TrainConfig(LoraFields):
         default=1.0, ge=0, description="Sampling temperature of the evaluation (0: greedy)."
     )
     steps: int = Field(default=100, ge=1, description="Optimiser steps (RL: sampling rounds).")
-    lr: float = Field(
-        default=1e-6,
-        gt=0,
-        description="AdamW learning rate: about 1e-6 for 0.5B+ models, 1e-4 for tiny.",
-    )
+    lr: float = Field(1e-6, gt=0, description="AdamW lr: about 1e-6 for 0.5B+ models, 1e-4 tiny.")
     warmup_steps: int = Field(
         default=0,
         ge=0,
@@ -110,9 +104,7 @@ class TrainConfig(LoraFields):
         "at first, whatever the gradient's size (a tiny warm-started model needs 5-10).",
     )
     lr_scheduler_type: Literal["constant", "linear", "cosine"] = Field(
-        default="constant",
-        description="The lr after warm-up: constant, or decayed to 0 over the remaining steps "
-        "(linear or cosine), as transformers' schedulers of those names.",
+        "constant", description="The lr after warm-up: kept, or decayed to 0 by the last step."
     )
     adam_betas: tuple[float, float] = Field(default=(0.9, 0.999), description="AdamW betas.")
     adam_epsilon: float = Field(
