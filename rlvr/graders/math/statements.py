@@ -140,7 +140,7 @@ _ALTERNATIVE_RE = re.compile(  # a second value offered: "or 41", "no, it's 41",
     r"(?:\b(?:or|no|nope|wait|maybe|perhaps|possibly|could|might|rather|actually|wrong|"
     r"instead|oops|alternatively|alternately|although|though|unless|vs|versus|oder|nein|ou|o|или|"
     r"veya|atau|hoặc)\b|\?|？"
-    r"|或|または|또는|या|أو|หรือ)[\W_]*(?:[^\W\d_]+['’]?[^\W\d_]*[\W_]+){0,2}?" + _VALUE,
+    r"|或|または|또는|या|أو|หรือ)[\W_]*(?:[^\W\d_]+(?:['’][^\W\d_]+)?[\W_]+){0,2}?" + _VALUE,
     re.IGNORECASE,
 )
 _CHAIN_RE = re.compile(  # "× 7 = 42": an arithmetic chain from the first value to `=`
