@@ -208,7 +208,10 @@ def _revised(text: str, end: int, ext: Extraction) -> Extraction:
         return ext
     tail = DENIED_VALUE_RE.sub(" ", text[m.end() :])  # "it's 41, not 42" revises to 41
     later = _last_value(tail)
-    if not later.candidates or not _STATED_RE.search(tail[: tail.rfind(later.candidates[-1])]):
+    if not later.candidates:
+        return ext
+    before = tail[: tail.rfind(later.candidates[-1])][-40:]  # the words right before it
+    if not _STATED_RE.search(before):
         return ext  # "let me check: 7 boxes with 6 pencils each" states no new answer
     if not _RETRACT_RE.search(tail) and any(c in tail for c in ext.candidates):
         return ext
