@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
-from rlvr.demo import GRPO_RECIPE, MATH
+from rlvr.demo import MATH
 from rlvr.registry import load_env
 from rlvr.tiny import tiny_columns_sft_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 H200 = ROOT / "bench" / "results" / "demo_seeds_h200_validation.jsonl"
+CPU = ROOT / "bench" / "results" / "demo_seeds_cpu_validation.jsonl"
 
 
 @pytest.fixture()
@@ -33,7 +34,8 @@ def _row(recipe: str, seed: int, diff: float, p: float) -> dict[str, Any]:
 def test_the_demo_runs_the_recipe_the_search_names(ds: Any) -> None:
     steps, train = ds.recipe(ds.DEMO_RECIPE, quick=False)
     assert steps == MATH.steps
-    assert train == GRPO_RECIPE
+    assert train == MATH.train
+    assert ds.frontier_tasks(ds.DEMO_RECIPE, quick=False) == MATH.frontier_tasks
 
 
 def test_a_recipe_is_ranked_by_significant_rises_then_its_worst_seed(ds: Any) -> None:
@@ -51,14 +53,20 @@ def test_a_recipe_is_ranked_by_significant_rises_then_its_worst_seed(ds: Any) ->
     assert "lr2e-4x40: 0 of 2 seeds rise at p < 0.05; worst -0.030" in page
 
 
-def test_the_stored_search_chose_the_demo_recipe_and_every_seed_of_it_rose(ds: Any) -> None:
-    """The H200 table in bench/README.md: 8 seeds of each candidate on the validation slice."""
-    rows = [json.loads(line) for line in H200.read_text().splitlines()]
-    assert {r["phase"] for r in rows} == {"validation"}
-    assert ds.choose(rows, seeds=8) == ds.DEMO_RECIPE
-    chosen = [r for r in rows if r["recipe"] == ds.DEMO_RECIPE]
+def test_the_stored_searches_chose_the_demo_recipe_and_every_seed_of_it_rose(ds: Any) -> None:
+    """bench/README.md's tables, all on the validation slice over 8 seeds: the H200 search
+    (8 samples a pair) chose lr1e-4x60 over the older candidates; on this CPU at 32 samples a
+    pair the linear decay then beat it, and is what the demo runs."""
+    h200 = [json.loads(line) for line in H200.read_text().splitlines()]
+    assert {r["phase"] for r in h200} == {"validation"}
+    assert ds.choose(h200, seeds=8) == "lr1e-4x60"
+    cpu = [r for r in ds.read_rows(CPU) if r.get("eval_samples") == 32]
+    assert {r["phase"] for r in cpu} == {"validation"}
+    assert ds.choose(cpu, seeds=8) == ds.DEMO_RECIPE
+    chosen = [r for r in cpu if r["recipe"] == ds.DEMO_RECIPE]
     assert sorted(r["seed"] for r in chosen) == list(range(8))
     assert min(r["diff"] for r in chosen) > 0
+    assert ds.verdict(chosen)[0] >= 7  # the issue's bar: p < 0.05 on 7 of 8 seeds
 
 
 def test_the_validation_slice_is_128_train_pairs_the_rest_never_holds(ds: Any) -> None:
