@@ -308,6 +308,9 @@ def test_a_span_or_answer_tag_ends_at_the_next_opener_of_its_kind():
         "答案 maybe " * 5000,  # hedged statements, each once read 1,200 characters ahead
         "\\boxed{" + "1" * 400 + "x}",  # a 400-digit coefficient: once an OverflowError
         "\\boxed{4" + " " * 900 + "2}",  # a run of spaces: once cubic in normalize
+        "So $\\boxed{\\sqrt 3. + 1}$",  # a piece of a number token: once a ValueError
+        ("The answer is 42" + "?" * 1150 + " a b c or 41\n") * 64,  # once 22 s (alternatives)
+        ("The answer is 42" + " " * 1150 + "a b c or 41\n") * 64,  # once quadratic (prose end)
     ],
 )
 def test_an_adversarial_answer_is_scored_and_never_masks_its_group(answer: str):
@@ -331,3 +334,22 @@ def test_runs_of_spaces_are_read_in_linear_time_and_scored(answer: str):
     """The second cold attack's slow inputs (seconds each before the change)."""
     (verdict,) = MathGrader().grade_group(Task(id="t", prompt="p", gold="42"), [answer])
     assert verdict.status == "scored" and not verdict.passed
+
+
+def test_an_answer_that_breaks_the_grader_masks_only_itself(monkeypatch: pytest.MonkeyPatch):
+    """A grader bug on one answer becomes grader_error for that answer alone: its group's other
+    answers keep their verdicts, as they would if graded apart (`rlvr grade`, a regrade)."""
+    grader = MathGrader()
+    prepare = grader._prepare
+
+    def breaks_on_boom(answer: str, *args: Any) -> Any:
+        if "boom" in answer:
+            raise ValueError("boom")
+        return prepare(answer, *args)
+
+    monkeypatch.setattr(grader, "_prepare", breaks_on_boom)
+    task = Task(id="t", prompt="p", gold="7")
+    verdicts = grader.grade_group(task, ["The answer is 7.", "boom", "The answer is 8."])
+    assert [v.status for v in verdicts] == ["scored", "grader_error", "scored"]
+    assert [v.passed for v in verdicts] == [True, False, False]
+    assert "ValueError: boom" in verdicts[1].reason

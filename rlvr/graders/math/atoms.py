@@ -40,7 +40,11 @@ def number(text: str) -> Node:
     if sci and abs(int(sci.group(1))) > MAX_SCI_EXPONENT:
         raise ParseError(f"the exponent of {text} is beyond ±{MAX_SCI_EXPONENT}")
     decimal = "." in text or sci is not None
-    return Node("num", value=(Fraction(text), decimal))
+    try:
+        value = Fraction(text)
+    except ValueError:  # a piece of a number token (`\\sqrt 3.x` splits `3.`): unreadable
+        raise ParseError(f"{text!r} is not a number") from None
+    return Node("num", value=(value, decimal))
 
 
 def parse_atom(p: Cursor) -> Node:

@@ -21,17 +21,20 @@ completion's length.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from rlvr.graders.math.hedge import (
+    CHECK_RE,
     REFUSAL_RE,
     REVISION_RE,
     box_hedged,
     negated,
 )
 from rlvr.graders.math.normalize import matching_brace
+from rlvr.graders.math.number_words import number_words
 from rlvr.graders.math.statements import (
     DENIED_VALUE_RE,
     HEDGED,
@@ -58,9 +61,18 @@ _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _STATED_RE = re.compile(  # a value stated, not mentioned: "it's 41", "= 6", "answer is 41"
-    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer)\W*(?:[^\W\d_]+\W+)?\W*$|^\W*$",
+    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer|\bare|\bwas|\bwere|"
+    r"\bmakes?|\btotals?|是|为|равно|будет|правильно|\bist|\best|\bes)\W*(?:[^\W\d_]+\W+)?\W*$",
     re.IGNORECASE,
 )
+_BARE_RE = re.compile(r"^\W*$")  # "Wait, 41": the value right after the cue
+_NUMERAL_RE = re.compile(  # "it's forty-one": a revision in words
+    r"\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety|hundred|thousand|million)(?:[ -]|\b))+",
+    re.IGNORECASE,
+)
+MAX_REVISION_VALUES = 64  # values read back from the end of a revision
 _RETRACT_RE = re.compile(r"\b(?:wrong|incorrect|error|mistake|not)\b", re.IGNORECASE)
 _JOIN_MAX_GAP = 80
 
@@ -201,21 +213,63 @@ def _line_end(text: str, start: int) -> int:
 
 
 def _revised(text: str, end: int, ext: Extraction) -> Extraction:
-    """A revision after the final statement ("Wait, I made an error: it's 27") adds the value it
-    states; a check that restates the answer ("let me verify: 42 ÷ 7 = 6") adds nothing."""
+    """A revision after the final statement ("Wait, I made an error: it's 27") adds the last
+    value it states; a check that restates the answer or computes from it ("let me verify:
+    42 ÷ 7 = 6") adds nothing, and so does a revision that ends on the answer."""
     m = REVISION_RE.search(text, end)
     if m is None:
         return ext
     tail = DENIED_VALUE_RE.sub(" ", text[m.end() :])  # "it's 41, not 42" revises to 41
-    later = _last_value(tail)
-    if not later.candidates:
-        return ext
-    before = tail[: tail.rfind(later.candidates[-1])][-40:]  # the words right before it
-    if not _STATED_RE.search(before):
+    checks = CHECK_RE.match(text, m.start()) is not None  # the cue itself: "let me check"
+    stated = _last_stated(tail, checks)
+    if stated is None or any(_same(stated[0], c) for c in ext.candidates):
         return ext  # "let me check: 7 boxes with 6 pencils each" states no new answer
-    if not _RETRACT_RE.search(tail) and any(c in tail for c in ext.candidates):
-        return ext
-    return Extraction(_distinct([*ext.candidates, *later.candidates]), ext.source, ext.hedged)
+    value, start = stated
+    if not _RETRACT_RE.search(tail):
+        clause = tail[max(tail.rfind(c, 0, start) for c in ".;:!?\n") + 1 : start]
+        if tail[:start].rstrip(" \t$").endswith("=") and _mentions(clause, ext.candidates):
+            return ext  # "let me verify: 42 ÷ 7 = 6" computes from the answer
+        if (checks or CHECK_RE.search(tail, 0, start)) and _mentions(tail, ext.candidates):
+            return ext  # "let me double-check: 42 apples in 7 boxes gives 6 each"
+    return Extraction(_distinct([*ext.candidates, value]), ext.source, ext.hedged)
+
+
+def _last_stated(tail: str, checks: bool) -> tuple[str, int] | None:
+    """(value, where) of the last value the revision states, read back from its end; in a check
+    ("let me check: 7 boxes"), a value right after the cue is a mention, not a statement."""
+    spans = list(SPAN_RE.finditer(tail))  # in order, never overlapping
+    starts = [s.start() for s in spans]
+
+    def in_span(i: int) -> bool:
+        k = bisect.bisect_right(starts, i) - 1
+        return k >= 0 and i < spans[k].end()
+
+    found = [(s.start(), span_text(s)) for s in spans]
+    found += [(n.start(), n.group(0).replace(" ", "")) for n in NUMBER_RE.finditer(tail)
+              if not in_span(n.start())]  # fmt: skip
+    found += [(w.start(), w.group(0).strip()) for w in _NUMERAL_RE.finditer(tail)]
+    checks = checks or CHECK_RE.search(tail) is not None
+    for start, value in sorted(found, reverse=True)[:MAX_REVISION_VALUES]:
+        before = tail[:start][-40:]
+        if negated(before + value, value):
+            continue  # "it can't be 41"
+        if _BARE_RE.match(tail, 0, start) is not None:
+            if not checks:
+                return value, start  # "Wait, 41"
+        elif _STATED_RE.search(before):
+            return value, start
+    return None
+
+
+def _same(a: str, b: str) -> bool:
+    return re.sub(r"[\s$,]", "", number_words(a)) == re.sub(r"[\s$,]", "", number_words(b))
+
+
+def _mentions(text: str, candidates: tuple[str, ...]) -> bool:
+    """A candidate written in the text as itself: "42" is not in "142" or "4.2"."""
+    return any(
+        re.search(r"(?<![\w.])" + re.escape(c) + r"(?!\w|\.\d)", text) for c in candidates if c
+    )
 
 
 def _from_boxes(

@@ -170,8 +170,10 @@ class MathGrader:
         try:
             return self._grade(task.gold, list(answers), bare=False)
         except Exception as exc:  # a grader bug must never become a reward
+            if len(answers) > 1:  # nor mask the group: only the answers that fail alone
+                return [self.grade_group(task, [a])[0] for a in answers]
             reason = f"the math grader failed: {type(exc).__name__}: {exc}"
-            return [Verdict.error("grader_error", reason) for _ in answers]
+            return [Verdict.error("grader_error", reason)]
 
     def _read_gold(self, gold: Any) -> _Gold:
         opts = self.options

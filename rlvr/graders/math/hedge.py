@@ -32,8 +32,17 @@ _BOX_HEDGE_RE = re.compile(
 )
 REVISION_RE = re.compile(
     r"\b(?:wait|actually|on second thought|correction|I made an? (?:error|mistake)|let me (?:re)?"
-    r"(?:check|compute|calculate|recompute|recalculate|verify|redo)|oops|hold on|scratch that|"
-    r"I was wrong|or maybe|never mind|on reflection)\b",
+    r"(?:check|compute|calculate|recompute|recalculate|verify|redo|count)|oops|hold on|"
+    r"scratch that|I was wrong|or maybe|never mind|on reflection|sorry|I mis(?:calculated|"
+    r"counted|read|computed|added)|recount(?:ed|ing)?|recalculat(?:ed|ing)|"
+    r"подожди(?:те)?|постой(?:те)?|на самом деле|attendez|en fait|warte|eigentlich|espera|"
+    r"en realidad|de hecho|(?:though|although|alternatively|it could also be|it might also be|"
+    r"also possible))\b|(?:(?<=[.!?] )|(?<=\n))or\b|不对|等等|等一下|更正|其实",
+    re.IGNORECASE,
+)
+CHECK_RE = re.compile(  # a check of the answer, not a revision: "let me verify: 42 ÷ 7 = 6"
+    r"\b(?:let me|let's|I'll|I will)[ \t]+(?:double[- ]?)?(?:check|verify|confirm)|"
+    r"\b(?:check|verification|verify)[ \t]*:",
     re.IGNORECASE,
 )
 _DIGIT_RE = re.compile(r"[\d,;]")

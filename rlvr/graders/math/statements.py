@@ -46,7 +46,7 @@ _LONE_WORDS = frozenset(
 )
 
 _PROSE_END_RE = re.compile(
-    r"\.\s+(?=[A-Z(\[])|\bI hope\b|\s+\((?:Note|Check)|\n|[。！？．]", re.IGNORECASE
+    r"\.\s+(?=[A-Z(\[])|\bI hope\b|(?<!\s)\s+\((?:Note|Check)|\n|[。！？．]", re.IGNORECASE
 )
 _LEAD_RE = re.compile(
     r"^(?:the[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?|is[ \t]*:?)[ \t]*", re.I
@@ -69,7 +69,7 @@ SCALE_WORD_RE = re.compile(
 
 LONE_MAX_CHARS = 200
 STATEMENT_CHARS = 1200  # of a statement's line: an answer is never longer
-MAX_STATEMENTS = 64  # read back from the last; more hedged ones than this state nothing
+MAX_STATEMENTS = 64  # of full length, read back from the last: more hedged ones state nothing
 
 
 def strip_wrapping(answer: str) -> str:
@@ -105,6 +105,16 @@ def from_prose(text: str) -> str:
         return after
     if lead is not None and not _JOINER_RE.fullmatch(text[lead.end() :]):
         return span_text(lead) if lead.re is SPAN_RE else lead.group(0).replace(" ", "")
+    if lead is None and (lead_in := _LEAD_IN_RE.match(text)) is not None:
+        return from_prose(text[lead_in.end() :])  # "x = 41, not 42", "a total of 42 apples"
+    return _later_value(text, lead is None)
+
+
+def _later_value(text: str, unled: bool) -> str:
+    """A statement's value when no value leads it: its math spans, else its last number."""
+    text = DENIED_VALUE_RE.sub(" ", text)  # "forty-one, not 42" offers no 42
+    if unled and _ALTERNATIVE_RE.search(text):
+        return HEDGED  # "forty-two or 41"
     spans = list(SPAN_RE.finditer(text))
     if spans:
         between = [text[a.end() : b.start()] for a, b in itertools.pairwise(spans)]
@@ -136,17 +146,36 @@ DENIED_VALUE_RE = re.compile(  # "not 41", "not 41 or 43": values set aside, not
     r"\b(?:not|never)[ \t]+\$?-?\d[\d.,/]*\$?(?:[ \t]*(?:,|or|nor|and)[ \t]*\$?-?\d[\d.,/]*\$?)*",
     re.IGNORECASE,
 )
+_SEPARATOR = r"(?:[^\w$\\*-]|_|-(?!\d)|\*(?!\*)|\\(?![(\[]))"  # stops where a value may start
 _ALTERNATIVE_RE = re.compile(  # a second value offered: "or 41", "no, it's 41", "could be 41"
     r"(?:\b(?:or|no|nope|wait|maybe|perhaps|possibly|could|might|rather|actually|wrong|"
-    r"instead|oops|alternatively|alternately|although|though|unless|vs|versus|oder|nein|ou|o|или|"
-    r"veya|atau|hoặc)\b|\?|？"
-    r"|或|または|또는|या|أو|หรือ)[\W_]*(?:[^\W\d_]+(?:['’][^\W\d_]+)?[\W_]+){0,2}?" + _VALUE,
+    r"instead|oops|alternatively|alternately|although|though|unless|vs|versus|otherwise|else|"
+    r"oder|bzw|nein|ou|o|или|либо|eller|lub|veya|atau|hoặc)\b|\?|？"
+    r"|或|还是|または|또는|या|أو|หรือ)"
+    + _SEPARATOR
+    + r"{0,8}+(?:[^\W\d_]++(?:['’][^\W\d_]++)?"
+    + _SEPARATOR
+    + r"{1,8}+){0,2}?"  # short separators and words, each read one way: linear on any run
+    + _VALUE,
     re.IGNORECASE,
 )
 _CHAIN_RE = re.compile(  # "× 7 = 42": an arithmetic chain from the first value to `=`
-    r"\s*(?:[-+*/×·÷^]|\\times|\\cdot|\\div)(?:[\s\d.,+\-*/×·÷^()]|\\times|\\cdot|\\div)*="
+    r"\s*(?:[-+*/×·÷^]|x(?=[ \t]*\d)|\\times|\\cdot|\\div)"
+    r"(?:[\s\d.,+\-*/×·÷^()]|x(?=[ \t]*\d)|\\times|\\cdot|\\div)*="
 )
 _SPACES_RE = re.compile(r"\s*")
+_TIMES_X_RE = re.compile(r"(?<=\d)[ \t]*x[ \t]*(?=\d)")
+_LEAD_IN_RE = re.compile(  # words before a statement's value that state nothing themselves
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?[ \t]*=|(?:a[ \t]+total[ \t]+of|exactly|precisely|just|"
+    r"simply|therefore|thus|then|so|equal[ \t]+to)\b,?)[ \t]*(?=[$\d-])",
+    re.IGNORECASE,
+)
+_VERDICT_RE = re.compile(  # "I believe this answer is correct": a judgement, not a value
+    r"(?:(?:definitely|indeed|probably|likely|now|therefore|thus|also)[ \t]+)?(?:correct|right|"
+    r"helpful|clear|reasonable|valid|verified|confirmed|consistent|plausible|sound|accurate|"
+    r"complete|above|below|as follows|shown above|given above)",
+    re.IGNORECASE,
+)
 _RETRACTED_RE = re.compile(r"\b(?:wrong|incorrect|mistaken|not (?:right|correct))\b", re.I)
 _JOINER_RE = re.compile(r"[\s,;]*(?:and|or)?[\s,;]*")
 
@@ -158,7 +187,8 @@ def _after_value(text: str, lead: re.Match[str]) -> str | None:
     chain = _CHAIN_RE.match(rest)
     after = _SPACES_RE.match(rest, chain.end()).end() if chain is not None else 0
     if chain is not None and (end := NUMBER_RE.match(rest, after)) is not None:
-        return text[lead.start() : lead.end() + end.end()].strip()  # "6 × 7 = 42 pencils"
+        chain = text[lead.start() : lead.end() + end.end()].strip()  # "6 × 7 = 42 pencils"
+        return _TIMES_X_RE.sub(" × ", chain)  # "6 x 7 = 42": x is the sign, not a variable
     offered = DENIED_VALUE_RE.sub(" ", rest)
     retracted = _RETRACTED_RE.search(offered)  # "42, but that is wrong; the real count is 41"
     later = retracted is not None and re.search(_VALUE, offered[retracted.end() :]) is not None
@@ -182,9 +212,16 @@ def answer_lines(text: str) -> list[tuple[int, str]]:
     starts = [(m.start(), m.end()) for m in _ANSWER_LINE_RE.finditer(text)]
     starts += [(m.start(), m.end()) for m in _ANSWER_IS_RE.finditer(text)]
     out: list[tuple[int, str]] = []
-    for start, end in sorted(starts, reverse=True)[:MAX_STATEMENTS]:
+    budget = MAX_STATEMENTS * STATEMENT_CHARS  # empty statements cost little: they cannot
+    for start, end in sorted(starts, reverse=True):  # use up the reading of the real one
         line_end = text.find("\n", end, end + STATEMENT_CHARS)
-        answer = from_prose(text[end : line_end if line_end >= 0 else end + STATEMENT_CHARS])
+        statement = text[end : line_end if line_end >= 0 else end + STATEMENT_CHARS]
+        budget -= len(statement) + 16
+        if budget < 0:
+            break
+        answer = from_prose(statement)
+        if _VERDICT_RE.fullmatch(answer):
+            continue
         if answer and (not out or answer not in (NEGATED, HEDGED)):
             out.insert(0, (start, answer))
             if answer not in (NEGATED, HEDGED):
