@@ -115,6 +115,18 @@ def test_grade_contract_with_unknown_ids_and_bad_lines(tmp_path):
     assert "has no task 'math/nope'" in rows[1]["reason"]
 
 
+def test_grade_of_an_episode_env_says_it_grades_single_turn_answers(tmp_path):
+    """A stored retry pass trained at 0.5 reads 1.0 here: the command says why, once."""
+    answers = tmp_path / "answers.jsonl"
+    row = {"task_id": "math-columns/add2-001", "completion": "\\boxed{0}"}
+    answers.write_text(json.dumps(row) + "\n")
+    result = run("grade", "--env", "math-columns-retry", "--answers", str(answers))
+    assert result.returncode == 0, result.stderr
+    assert "runs episodes" in result.stderr and "single-turn answer" in result.stderr
+    plain = run("grade", "--env", "math", "--answers", str(answers))
+    assert "runs episodes" not in plain.stderr
+
+
 def test_grade_keeps_one_line_per_input_line_whatever_the_bytes(tmp_path):
     """Bytes that are not UTF-8, JSON nested past the parser's depth, blank lines and a BOM
     each cost one input_error line; the verdicts around them are kept and stay aligned."""

@@ -273,3 +273,23 @@ def test_a_blank_final_turn_is_the_answer_and_retry_reward_is_checked(tmp_path):
     for bad in (float("nan"), 0.0, -0.5, 2.0, 1e-200):
         with pytest.raises(ValueError, match="retry_reward"):
             dataclasses.replace(env.episode, retry_reward=bad)
+
+
+def test_the_final_submission_is_graded_once_and_discounted_on_a_copy(tmp_path, monkeypatch):
+    """The session's verdict reuses the grade the submit tool gave the same answer, and the
+    retry discount never changes the verdict the tool saw."""
+    env = load_env(AGENT_ENV)
+    task = env.tasks_in("train")[0]
+    grade_group = env.grader.grade_group
+    graded: list[str] = []
+
+    def counted(t, answers):
+        graded.extend(answers)
+        return grade_group(t, answers)
+
+    monkeypatch.setattr(env.grader, "grade_group", counted)
+    _, verdicts = run(env, task, [[f"{with_result(task, '0')} {SUBMIT}",
+                                   f"{task.reference} {SUBMIT}"]], tmp_path)  # fmt: skip
+    assert verdicts[0].passed and verdicts[0].reward == 0.5
+    assert len(graded) == 3  # two submissions, then run()'s own single-turn grade: no regrade
+    assert "(after 1 turned down" in verdicts[0].reason

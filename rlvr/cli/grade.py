@@ -62,6 +62,13 @@ def grade(
     use_env_paths(env_path)
     require_file(answers, "answers file")
     environment = load_env(env)
+    if environment.episode is not None:  # else a stored retry pass reads 1.0, trained at 0.5
+        stderr.print(
+            f"note: {env} runs episodes; each completion is graded here as a single-turn "
+            "answer, so an episode's own reward (a retry's discount, its tool calls) is not "
+            "applied: the episode's verdict is in its rollout's groups.jsonl",
+            highlight=False,
+        )
     items = _items(answers)
     columns = (TextColumn("grading"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with (

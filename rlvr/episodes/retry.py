@@ -49,6 +49,7 @@ class RetrySession:
         self.final_without_call = env.episode is None or env.episode.on_no_call == "end"
         self.retry_reward = env.episode.retry_reward if env.episode is not None else 1.0
         self.turned_down = 0
+        self.graded: tuple[str, Verdict] | None = None  # the last submission and its verdict
 
     def note_turn(self, text: str) -> None:
         self.turns += 1
@@ -76,6 +77,7 @@ class RetrySession:
             return Observation(tool=TOOL, content=msg, error=True)
         self.submitted_this_turn = True
         verdict = self.env.grader.grade_group(self.task, [self.latest])[0]
+        self.graded = (self.latest, verdict)
         if not verdict.is_scored:
             return Observation(tool=TOOL, content="the answer could not be graded", error=True)
         if verdict.passed:
@@ -93,8 +95,12 @@ class RetrySession:
         `retry_reward` for each answer turned down first (None at 1: the grader's own)."""
         if self.retry_reward >= 1:
             return None
-        # the grader alone: score_group applies the hack audit once, after this discount
-        verdict = self.env.grader.grade_group(self.task, [self.answer()])[0]
+        # the grader alone: score_group applies the hack audit once, after this discount; the
+        # last submission, when it is the final answer, is not graded twice
+        if self.graded is not None and self.graded[0] == self.answer():
+            verdict = self.graded[1].model_copy(deep=True)
+        else:
+            verdict = self.env.grader.grade_group(self.task, [self.answer()])[0]
         if verdict.passed and verdict.reward is not None and self.turned_down:
             factor = self.retry_reward**self.turned_down
             verdict.reward *= factor
