@@ -45,6 +45,7 @@ from rlvr.graders.math.statements import (
     SCALE_WORD_RE,
     SPAN_RE,
     answer_lines,
+    drop_aside,
     is_lone_answer,
     last_match,
     span_text,
@@ -61,11 +62,22 @@ _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _STATED_RE = re.compile(  # a value stated, not mentioned: "it's 41", "= 6", "answer is 41"
-    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer|\bare|\bwas|\bwere|"
-    r"\bmakes?|\btotals?|是|为|равно|будет|правильно|\bist|\best|\bes)\W*(?:[^\W\d_]+\W+)?\W*$",
+    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer|\bmeant|make that|是|为|"
+    r"равно|будет|правильно|\bist|\best|\bes)\W*(?:[^\W\d_]+\W+)?\W*$",
+    re.IGNORECASE,
+)
+_STRONG_RE = re.compile(  # stated as the answer, wherever in the revision: "should be 41"
+    r"(?:\bit['’]s|\bit is|should be|answer is|answer:|\bI meant|make that|(?:change|correct) "
+    r"(?:that|it) to|应该是|правильно)\W*$",
     re.IGNORECASE,
 )
 _BARE_RE = re.compile(r"^\W*$")  # "Wait, 41": the value right after the cue
+_CUE_END_RE = re.compile("(?:" + REVISION_RE.pattern + r")\W*$", re.IGNORECASE)
+_WITHDRAWN_RE = re.compile(  # "Wait, that's wrong." takes the answer back and offers none
+    r"\b(?:that|this|it)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not (?:right|correct))"
+    r"|\bthat (?:seems|looks) wrong\b",
+    re.IGNORECASE,
+)
 _NUMERAL_RE = re.compile(  # "it's forty-one": a revision in words
     r"\b(?:(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|"
@@ -213,30 +225,29 @@ def _line_end(text: str, start: int) -> int:
 
 
 def _revised(text: str, end: int, ext: Extraction) -> Extraction:
-    """A revision after the final statement ("Wait, I made an error: it's 27") adds the last
-    value it states; a check that restates the answer or computes from it ("let me verify:
-    42 ÷ 7 = 6") adds nothing, and so does a revision that ends on the answer."""
+    """A revision after the final statement ("Wait, I made an error: it's 27") adds the value it
+    states; a check of the answer ("let me verify: 42 ÷ 7 = 6") adds nothing, and neither does a
+    revision that ends on the answer. "Wait, that's wrong." with no value takes it back."""
     m = REVISION_RE.search(text, end)
     if m is None:
         return ext
     tail = DENIED_VALUE_RE.sub(" ", text[m.end() :])  # "it's 41, not 42" revises to 41
-    checks = CHECK_RE.match(text, m.start()) is not None  # the cue itself: "let me check"
+    checks = CHECK_RE.match(text, m.start()) is not None or CHECK_RE.search(tail) is not None
     stated = _last_stated(tail, checks)
-    if stated is None or any(_same(stated[0], c) for c in ext.candidates):
-        return ext  # "let me check: 7 boxes with 6 pencils each" states no new answer
-    value, start = stated
-    if not _RETRACT_RE.search(tail):
-        clause = tail[max(tail.rfind(c, 0, start) for c in ".;:!?\n") + 1 : start]
-        if tail[:start].rstrip(" \t$").endswith("=") and _mentions(clause, ext.candidates):
-            return ext  # "let me verify: 42 ÷ 7 = 6" computes from the answer
-        if (checks or CHECK_RE.search(tail, 0, start)) and _mentions(tail, ext.candidates):
-            return ext  # "let me double-check: 42 apples in 7 boxes gives 6 each"
-    return Extraction(_distinct([*ext.candidates, value]), ext.source, ext.hedged)
+    if stated is None:
+        withdrawn = _WITHDRAWN_RE.search(text, m.start()) is not None
+        return Extraction((), ext.source, negated=True) if withdrawn else ext
+    if any(_same(stated, c) for c in ext.candidates):
+        return ext  # "Wait, it's 41. No, it's 42." ends on 42
+    if checks and not _RETRACT_RE.search(tail) and _mentions(tail, ext.candidates):
+        return ext  # "let me verify: 42 ÷ 7 = 6", "let me double-check: 42 apples in 7 boxes"
+    return Extraction(_distinct([*ext.candidates, stated]), ext.source, ext.hedged)
 
 
-def _last_stated(tail: str, checks: bool) -> tuple[str, int] | None:
-    """(value, where) of the last value the revision states, read back from its end; in a check
-    ("let me check: 7 boxes"), a value right after the cue is a mention, not a statement."""
+def _last_stated(tail: str, checks: bool) -> str | None:
+    """The revision's last value when it is stated ("it's 41", "= 6", right after a cue; in a
+    check, a value right after the cue is a mention), else the last one it states as the
+    answer ("should be 41, since 42 double counts"); None when it states none."""
     spans = list(SPAN_RE.finditer(tail))  # in order, never overlapping
     starts = [s.start() for s in spans]
 
@@ -248,16 +259,17 @@ def _last_stated(tail: str, checks: bool) -> tuple[str, int] | None:
     found += [(n.start(), n.group(0).replace(" ", "")) for n in NUMBER_RE.finditer(tail)
               if not in_span(n.start())]  # fmt: skip
     found += [(w.start(), w.group(0).strip()) for w in _NUMERAL_RE.finditer(tail)]
-    checks = checks or CHECK_RE.search(tail) is not None
-    for start, value in sorted(found, reverse=True)[:MAX_REVISION_VALUES]:
+    for k, (start, value) in enumerate(sorted(found, reverse=True)[:MAX_REVISION_VALUES]):
         before = tail[:start][-40:]
         if negated(before + value, value):
             continue  # "it can't be 41"
-        if _BARE_RE.match(tail, 0, start) is not None:
+        if _STRONG_RE.search(before):
+            return value
+        if k == 0 and (_BARE_RE.match(tail, 0, start) or _CUE_END_RE.search(before)):
             if not checks:
-                return value, start  # "Wait, 41"
-        elif _STATED_RE.search(before):
-            return value, start
+                return value  # "Wait, 41"
+        elif k == 0 and _STATED_RE.search(before):
+            return value
     return None
 
 
@@ -311,7 +323,8 @@ def extract_answers(completion: str, fallback_last_number: bool = True) -> Extra
         after = [line for line in lines if line[0] > gsm[-1].start()]
         if after and after[-1][1] in (NEGATED, HEDGED):
             return _from_line(text, after[-1])
-        found = [strip_wrapping(m.group(1)) for m in gsm] + [a for _, a in after[-1:]]
+        found = [drop_aside(strip_wrapping(m.group(1))) for m in gsm]
+        found += [a for _, a in after[-1:]]
         return _revised(text, gsm[-1].end(), Extraction(_distinct(found), "gsm8k"))
     if lines:
         return _from_line(text, lines[-1])

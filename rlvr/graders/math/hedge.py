@@ -12,7 +12,8 @@ import re
 PROSE_HEDGE_RE = re.compile(
     r"\b(?:maybe|possibly|perhaps|probably|either|unlikely|not sure|can'?t be sure|cannot be sure|"
     r"at least|at most|greater than|less than|more than|fewer than|bigger than|smaller than|"
-    r"close to|no more than|no less than|approximately equal to)\b",
+    r"close to|no more than|no less than|approximately equal to|or more|or fewer|or less|"
+    r"or greater|or above|or below|up to|between)\b",
     re.IGNORECASE,
 )
 REFUSAL_RE = re.compile(  # giving up, not any "we can't divide by zero"
@@ -27,7 +28,8 @@ _NEGATION_WORD_RE = re.compile(
 )
 _BOX_HEDGE_RE = re.compile(
     r"\beither\b.*\bor\b|\bor\s+(?:maybe\s+|possibly\s+|perhaps\s+)?[$\\(]*-?\d"
-    r"|\b(?:possibly|perhaps|maybe|also possible|not sure)\b",
+    r"|\b(?:possibly|perhaps|maybe|also possible|not sure|works as well|also works|"
+    r"(?:is|are) also (?:correct|valid|acceptable|right))\b",
     re.IGNORECASE,
 )
 REVISION_RE = re.compile(
@@ -36,8 +38,10 @@ REVISION_RE = re.compile(
     r"scratch that|I was wrong|or maybe|never mind|on reflection|sorry|I mis(?:calculated|"
     r"counted|read|computed|added)|recount(?:ed|ing)?|recalculat(?:ed|ing)|"
     r"подожди(?:те)?|постой(?:те)?|на самом деле|attendez|en fait|warte|eigentlich|espera|"
-    r"en realidad|de hecho|(?:though|although|alternatively|it could also be|it might also be|"
-    r"also possible))\b|(?:(?<=[.!?] )|(?<=\n))or\b|不对|等等|等一下|更正|其实",
+    r"en realidad|de hecho|alternatively|I meant|make that|typo|my mistake|"
+    r"(?:it|that) (?:could|might|may) (?:also )?be)\b"
+    r"|(?:(?<=[.!?] )|(?<=\n))(?:or|no|nope|maybe|perhaps|possibly|nein|нет)\b"
+    r"|不对|等等|等一下|更正|其实",
     re.IGNORECASE,
 )
 CHECK_RE = re.compile(  # a check of the answer, not a revision: "let me verify: 42 ÷ 7 = 6"

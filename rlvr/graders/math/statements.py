@@ -22,10 +22,10 @@ _ANSWER_LINE_RE = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
-    r"(?:answer|option|choice)[ \t]+is[ \t]*:?[ \t]*"
-    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est|:)[ \t]*:?[ \t]*"
-    r"|respuesta(?:[ \t]+final)?[ \t]+es[ \t]*:?[ \t]*"
-    r"|antwort[ \t]+(?:ist|lautet)[ \t]*:?[ \t]*"
+    r"(?:answer|option|choice)[ \t]+(?:is|should[ \t]+be|must[ \t]+be|becomes)\b[ \t]*:?[ \t]*"
+    r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est\b|:)[ \t]*:?[ \t]*"
+    r"|respuesta(?:[ \t]+final)?[ \t]+es\b[ \t]*:?[ \t]*"
+    r"|antwort[ \t]+(?:ist|lautet)\b[ \t]*:?[ \t]*"
     r"|答案(?:是|为)?】?[ \t]*[：:]?[ \t]*"
     r"|(?:故|所以|应)选[ \t]*[：:]?[ \t]*",
     re.IGNORECASE,
@@ -80,6 +80,15 @@ def strip_wrapping(answer: str) -> str:
     return answer
 
 
+def drop_aside(text: str) -> str:
+    """A number then an aside in brackets ("42 (6 × 7)", "42 apples [6 boxes x 7]") is the
+    number; one that offers another value ("42 (or 41)") is kept, to be read as a hedge."""
+    m = _ASIDE_RE.fullmatch(text.strip())
+    if m is None or _ALTERNATIVE_RE.search(m.group(2)) or PROSE_HEDGE_RE.search(m.group(2)):
+        return text
+    return m.group(1)
+
+
 def from_prose(text: str) -> str:
     """The answer inside a final-answer sentence: "The largest $n$ is 34. I hope..." -> 34."""
     text = _LEAD_RE.sub("", text.strip())
@@ -92,6 +101,8 @@ def from_prose(text: str) -> str:
         return HEDGED  # "at least 3", "18 or maybe 20", "close to 3": not one value
     if REFUSAL_RE.search(text):
         return NEGATED  # "I am not sure, 0 idea" states no answer
+    if (aside := drop_aside(text)) != text:
+        return aside  # "42 (6 × 7)" is 42, not 42 times 42
     if is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
         return text
     if _NEGATION_RE.match(text):
@@ -164,6 +175,9 @@ _CHAIN_RE = re.compile(  # "× 7 = 42": an arithmetic chain from the first value
     r"(?:[\s\d.,+\-*/×·÷^()]|x(?=[ \t]*\d)|\\times|\\cdot|\\div)*="
 )
 _SPACES_RE = re.compile(r"\s*")
+_ASIDE_RE = re.compile(
+    r"(-?\d[\d,]*(?:\.\d+)?)(?:[ \t]+[A-Za-z]+){0,2}[ \t]+([(\[][^()\[\]\n]*[)\]])[ \t]*\.?"
+)
 _TIMES_X_RE = re.compile(r"(?<=\d)[ \t]*x[ \t]*(?=\d)")
 _LEAD_IN_RE = re.compile(  # words before a statement's value that state nothing themselves
     r"(?:[A-Za-z](?:_\{?\w+\}?)?[ \t]*=|(?:a[ \t]+total[ \t]+of|exactly|precisely|just|"

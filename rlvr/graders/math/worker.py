@@ -53,6 +53,8 @@ def _answer(candidate: str, limits: Limits, rules: Rules) -> tuple[Node | None, 
         return None, shown, f"the answer is too large to check: {exc}"
     except NotComparable as exc:
         return None, shown, f"the answer cannot be compared: {exc}"
+    except Exception as exc:  # `pmatrix + 1`: sympy refuses the value; a reject, never a mask
+        return None, shown, f"the answer has no value ({type(exc).__name__}: {exc})"[:300]
     conflict = chain_conflict(tree, rules)
     return (None, shown, conflict) if conflict else (value, shown, "")
 
