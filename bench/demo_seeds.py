@@ -246,7 +246,7 @@ def run_phase(
 
     done = {key(r) for r in read_rows(results)}
     mine = (args.warm_start, args.device, samples)
-    todo = [(n, s) for n in names for s in range(args.seeds)
+    todo = [(n, s) for n in names for s in range(args.seed_from, args.seeds)
             if (phase, n, s, *mine) not in done]  # fmt: skip
     with ProcessPoolExecutor(args.jobs, mp_context=get_context("spawn")) as pool:
         futures = {
@@ -318,6 +318,13 @@ def main() -> None:
     ap.add_argument("--recipes", default=",".join(RECIPES), help="validation candidates")
     ap.add_argument("--recipe", default=None, help="the test phase's recipe (default: chosen)")
     ap.add_argument("--seeds", type=int, default=8)
+    ap.add_argument(
+        "--seed-from",
+        type=int,
+        default=0,
+        help="run seeds from this one on (seed 0's own warm start is the demo's: with "
+        "--warm-start seed, its row is the same run as --warm-start demo's seed 0)",
+    )
     ap.add_argument("--jobs", type=int, default=1, help="processes at once")
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument(
