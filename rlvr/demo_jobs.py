@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from rlvr.demo import STAGES, Stage, StageResult, run_stage
-from rlvr.demo_code import CODE, CodeStage, run_code_stage
+from rlvr.demo_code import CODE, CodeResult, CodeStage, run_code_stage
 from rlvr.demo_page import write_index
 
 T = TypeVar("T")
@@ -157,16 +157,17 @@ def run_pipeline(
     code: CodeStage | None = CODE,
     callbacks: dict[str, StageCallbacks] | None = None,
     side_by_side: bool | None = None,
-) -> tuple[list[StageResult], Path]:
+    run_code: Callable[[CodeStage, Path], CodeResult] = run_code_stage,
+) -> tuple[list[StageResult], CodeResult | None, Path]:
     """The demo's loop: every stage, the code stage (evaluation only, in the sandbox; None
-    leaves it out) once the first stage is done, then out/index.html with each stage's
-    before/after and curves and the code stage's verdicts; returns the training stages'
-    results and the page."""
+    leaves it out; `run_code` runs it, `rlvr demo` with its bars) once the first stage is done,
+    then out/index.html with each stage's before/after and curves and the code stage's verdicts;
+    returns the training stages' results, the code stage's and the page."""
     results, graded = run_stages(
         stages,
         out,
         callbacks,
-        then=(lambda: run_code_stage(code, out)) if code is not None else None,
+        then=(lambda: run_code(code, Path(out))) if code is not None else None,
         side_by_side=side_by_side,
     )
-    return results, write_index(results, Path(out) / "index.html", graded)
+    return results, graded, write_index(results, Path(out) / "index.html", graded)

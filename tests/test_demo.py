@@ -62,7 +62,7 @@ SMALL = Stage(
 
 
 def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
-    (result,), index = run_pipeline(tmp_path, (SMALL,), None, side_by_side=False)
+    (result,), _, index = run_pipeline(tmp_path, (SMALL,), None, side_by_side=False)
     f = result.frontier
     assert f["tasks"] == 16
     assert f["always_pass"] + f["always_fail"] + f["kept"] == 16
@@ -87,7 +87,7 @@ def test_pipeline_writes_frontier_run_held_out_evaluations_and_index(tmp_path):
     # of its own, side by side with the first (resumed), and computes what the first did
     rows: list[dict] = []
     relayed = {"other": StageCallbacks(on_row=rows.append, on_eval=rows.append)}
-    (again, other), index = run_pipeline(
+    (again, other), _, index = run_pipeline(
         tmp_path, (SMALL, replace(SMALL, name="other")), None, relayed, side_by_side=True
     )
     assert again.after.pass_at == result.after.pass_at  # resumed, not retrained
@@ -130,7 +130,7 @@ def test_an_episode_stage_runs_episodes_and_the_page_shows_what_they_did(tmp_pat
     (folder / "env.toml").write_text(manifest)
     monkeypatch.setenv("RLVR_ENV_PATH", str(tmp_path / "envs"))
     stage = replace(SMALL, name="episodes", env="math-easy-retry", max_new_tokens=72)
-    (result,), index = run_pipeline(tmp_path / "out", (stage,), None)
+    (result,), _, index = run_pipeline(tmp_path / "out", (stage,), None)
     assert result.frontier["kept"] > 0
     for summary in (result.before, result.after):
         assert summary.episodes is not None and summary.n_tasks == result.before.n_tasks

@@ -19,9 +19,8 @@ from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo
-from rlvr.demo_code import CODE, CodeResult, run_code_stage, stage_problem
-from rlvr.demo_jobs import StageCallbacks, run_stages
-from rlvr.demo_page import write_index
+from rlvr.demo_code import CODE, CodeResult, CodeStage, run_code_stage, stage_problem
+from rlvr.demo_jobs import StageCallbacks, run_pipeline
 from rlvr.demo_transcripts import episode_figures
 
 
@@ -103,10 +102,9 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
         warm_start(stage.model)
     with ExitStack() as bars:
         callbacks = {s.name: bars.enter_context(_stage_bars(s)) for s in stages}
-        results, graded = run_stages(
-            stages, out, callbacks, then=(lambda: _code_stage(out)) if code else None
+        results, graded, index = run_pipeline(
+            out, stages, CODE if code else None, callbacks, run_code=_code_stage
         )
-    index = write_index(results, out / "index.html", graded)
     if json_out:
         for result in results:
             emit(_summary(result, index))
@@ -122,12 +120,12 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
         raise typer.Exit(1)
 
 
-def _code_stage(out: Path) -> CodeResult:
+def _code_stage(stage: CodeStage, out: Path) -> CodeResult:
     """The code stage with its bars: the model's conversion (once), the held-out rollout."""
-    if stage_problem(CODE) is None:
-        warm_start(CODE.model)
-    with rollout_bar(f"{CODE.name}: held-out answers graded in the sandbox") as update:
-        return run_code_stage(CODE, out, on_progress=update)
+    if stage_problem(stage) is None:
+        warm_start(stage.model)
+    with rollout_bar(f"{stage.name}: held-out answers graded in the sandbox") as update:
+        return run_code_stage(stage, out, on_progress=update)
 
 
 def _code_summary(result: CodeResult, index: Path) -> dict[str, Any]:
