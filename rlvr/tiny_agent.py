@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
@@ -110,15 +110,19 @@ def tiny_columns_agent_sft_dir(
     on_step: Callable[[int, float], None] | None = None,
     steps: int | None = None,
     base_steps: int | None = None,
+    seed: int = 0,
+    leave_out: Collection[str] = (),
 ) -> Path:
     """The folder of `tiny-columns-agent-sft` (built once from the demo's tiny-columns-sft).
 
     `steps` and `base_steps` shorten this warm start and its base (a quick check of the
-    plumbing); each has its own cache entry."""
+    plumbing); a seed search varies `seed` (both data orders) and leaves a validation slice out
+    of both (`leave_out`: task ids). Each has its own cache entry; the defaults are the demo's."""
     env = load_env(AGENT_ENV)
-    tasks = [t for t in env.tasks_in("train") if t.reference and t.gold is not None]
-    recipe = agent_recipe() | ({"steps": steps} if steps else {})
-    base = tiny_columns_sft_dir(cache_dir, steps=base_steps)
+    tasks = [t for t in env.tasks_in("train")
+             if t.reference and t.gold is not None and t.id not in leave_out]  # fmt: skip
+    recipe = agent_recipe() | ({"steps": steps} if steps else {}) | ({"seed": seed} if seed else {})
+    base = tiny_columns_sft_dir(cache_dir, seed=seed, leave_out=leave_out, steps=base_steps)
     task_key = digest([[t.id, t.prompt, t.reference, t.gold] for t in tasks])
     reply = wrong_reply(env, tasks[0])  # the shapes' own text: a change of format rebuilds
     shapes = [teacher_episode(tasks[0], s, random.Random(0), reply).model_dump() for s in SHAPES]

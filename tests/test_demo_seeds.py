@@ -90,3 +90,21 @@ def test_seeded_and_sliced_warm_starts_are_cached_apart(tmp_path: Path) -> None:
     assert len(set(built.values())) == 3
     assert all((p / "config.json").is_file() for p in built.values())
     assert tiny_columns_sft_dir(tmp_path, leave_out=ids, steps=1) == built["sliced"]
+
+
+def test_the_agent_warm_start_takes_a_seed_and_a_slice_and_keeps_the_demos_key(tmp_path: Path):
+    """bench/agent_seeds.py's validation phase: seed s and the left-out slice reach both SFT
+    stages (one step each: the cache keys and the data, not the model)."""
+    import json as json_module
+
+    from rlvr.tiny_agent import tiny_columns_agent_sft_dir
+
+    ids = [t.id for t in load_env(MATH.env).tasks_in("train")[:5]]
+    demo = tiny_columns_agent_sft_dir(tmp_path, steps=1, base_steps=1)
+    sliced = tiny_columns_agent_sft_dir(tmp_path, steps=1, base_steps=1, seed=1, leave_out=ids)
+    assert demo != sliced
+    record = json_module.loads((sliced / "sft.json").read_text())
+    assert record["recipe"]["seed"] == 1
+    assert record["base"] == tiny_columns_sft_dir(tmp_path, seed=1, leave_out=ids, steps=1).name
+    assert record["n_examples"] == 917 - 5
+    assert tiny_columns_agent_sft_dir(tmp_path, steps=1, base_steps=1) == demo  # cached
