@@ -62,8 +62,9 @@ _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _STATED_RE = re.compile(  # a value stated, not mentioned: "it's 41", "= 6", "answer is 41"
-    r"(?:\bis|['’]s|=|\bbe|\bget|\bgot|\bgives?|\bequals?|:|answer|\bmeant|make that|是|为|"
-    r"равно|будет|правильно|\bist|\best|\bes)\W*(?:[^\W\d_]+\W+)?\W*$",
+    r"(?:\bis\b|['’]s|=|\bbe\b|\bgets?\b|\bgot\b|\bgives?|\bequals?|:|answer|\bmeant|make that|"
+    r"是|为|равно|будет|правильно|\bist|\best|\bes)\W*"
+    r"(?:(?!(?:since|because|as|so|and|but|when|if|which|that|of|with|for)\b)[^\W\d_]+\W+)?\W*$",
     re.IGNORECASE,
 )
 _STRONG_RE = re.compile(  # stated as the answer, wherever in the revision: "should be 41"
@@ -72,10 +73,15 @@ _STRONG_RE = re.compile(  # stated as the answer, wherever in the revision: "sho
     re.IGNORECASE,
 )
 _BARE_RE = re.compile(r"^\W*$")  # "Wait, 41": the value right after the cue
+_MENTION_RE = re.compile(  # "since 42 double counts": a reason, not a restatement
+    r"\b(?:since|because|as|than|while|although|whereas|unlike|not)\W*(?:[^\W\d_]+\W+)?$", re.I
+)
+_BARE_END_RE = re.compile(r"\$?[ \t]*(?:[^\W\d_]+[ \t]*)?(?:[.!?,;:)\]]|$)")
 _CUE_END_RE = re.compile("(?:" + REVISION_RE.pattern + r")\W*$", re.IGNORECASE)
 _WITHDRAWN_RE = re.compile(  # "Wait, that's wrong." takes the answer back and offers none
     r"\b(?:that|this|it)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not (?:right|correct))"
-    r"|\bthat (?:seems|looks) wrong\b",
+    r"|\bthat (?:seems|looks) wrong\b|\bI (?:think I )?made an? (?:error|mistake)\b|"
+    r"\bscratch that\b",
     re.IGNORECASE,
 )
 _NUMERAL_RE = re.compile(  # "it's forty-one": a revision in words
@@ -233,18 +239,18 @@ def _revised(text: str, end: int, ext: Extraction) -> Extraction:
         return ext
     tail = DENIED_VALUE_RE.sub(" ", text[m.end() :])  # "it's 41, not 42" revises to 41
     checks = CHECK_RE.match(text, m.start()) is not None or CHECK_RE.search(tail) is not None
-    stated = _last_stated(tail, checks)
+    if checks and not _RETRACT_RE.search(tail):
+        return ext  # "let me verify: 42 ÷ 7 = 6", "let me verify: 4 friends, each gets 3"
+    stated = _last_stated(tail, checks, ext.candidates)
     if stated is None:
         withdrawn = _WITHDRAWN_RE.search(text, m.start()) is not None
         return Extraction((), ext.source, negated=True) if withdrawn else ext
     if any(_same(stated, c) for c in ext.candidates):
-        return ext  # "Wait, it's 41. No, it's 42." ends on 42
-    if checks and not _RETRACT_RE.search(tail) and _mentions(tail, ext.candidates):
-        return ext  # "let me verify: 42 ÷ 7 = 6", "let me double-check: 42 apples in 7 boxes"
+        return ext  # "Wait, it's 41. No, it's 42." and "... 3 × 14... yes, 42." end on 42
     return Extraction(_distinct([*ext.candidates, stated]), ext.source, ext.hedged)
 
 
-def _last_stated(tail: str, checks: bool) -> str | None:
+def _last_stated(tail: str, checks: bool, answer: tuple[str, ...]) -> str | None:
     """The revision's last value when it is stated ("it's 41", "= 6", right after a cue; in a
     check, a value right after the cue is a mention), else the last one it states as the
     answer ("should be 41, since 42 double counts"); None when it states none."""
@@ -263,11 +269,13 @@ def _last_stated(tail: str, checks: bool) -> str | None:
         before = tail[:start][-40:]
         if negated(before + value, value):
             continue  # "it can't be 41"
+        if k == 0 and any(_same(value, c) for c in answer) and not _MENTION_RE.search(before):
+            return value  # the revision ends on the answer: "Wait, 3 × 14... yes, 42."
         if _STRONG_RE.search(before):
             return value
         if k == 0 and (_BARE_RE.match(tail, 0, start) or _CUE_END_RE.search(before)):
-            if not checks:
-                return value  # "Wait, 41"
+            if not checks and _BARE_END_RE.match(tail, start + len(value)):
+                return value  # "Wait, 41.", "No, 41 apples." (not "No, 6 of them were eaten")
         elif k == 0 and _STATED_RE.search(before):
             return value
     return None

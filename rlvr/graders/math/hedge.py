@@ -12,8 +12,7 @@ import re
 PROSE_HEDGE_RE = re.compile(
     r"\b(?:maybe|possibly|perhaps|probably|either|unlikely|not sure|can'?t be sure|cannot be sure|"
     r"at least|at most|greater than|less than|more than|fewer than|bigger than|smaller than|"
-    r"close to|no more than|no less than|approximately equal to|or more|or fewer|or less|"
-    r"or greater|or above|or below|up to|between)\b",
+    r"close to|no more than|no less than|approximately equal to)\b",
     re.IGNORECASE,
 )
 REFUSAL_RE = re.compile(  # giving up, not any "we can't divide by zero"
@@ -38,9 +37,10 @@ REVISION_RE = re.compile(
     r"scratch that|I was wrong|or maybe|never mind|on reflection|sorry|I mis(?:calculated|"
     r"counted|read|computed|added)|recount(?:ed|ing)?|recalculat(?:ed|ing)|"
     r"подожди(?:те)?|постой(?:те)?|на самом деле|attendez|en fait|warte|eigentlich|espera|"
-    r"en realidad|de hecho|alternatively|I meant|make that|typo|my mistake|"
-    r"(?:it|that) (?:could|might|may) (?:also )?be)\b"
-    r"|(?:(?<=[.!?] )|(?<=\n))(?:or|no|nope|maybe|perhaps|possibly|nein|нет)\b"
+    r"en realidad|de hecho|alternatively|rather|make that|my mistake|let me correct|erratum|"
+    r"(?:it|that) (?:could|might|may|can) (?:also |well )?be)\b"
+    r"|(?:(?<=[.!?] )|(?<=\n))(?:or|no|nope|maybe|perhaps|possibly|rather|could be|might be|"
+    r"nein|нет)\b"
     r"|不对|等等|等一下|更正|其实",
     re.IGNORECASE,
 )

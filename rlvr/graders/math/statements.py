@@ -22,7 +22,7 @@ _ANSWER_LINE_RE = re.compile(
     re.MULTILINE | re.IGNORECASE,
 )
 _ANSWER_IS_RE = re.compile(  # keyword first (no optional prefix), so the scan stays fast
-    r"(?:answer|option|choice)[ \t]+(?:is|should[ \t]+be|must[ \t]+be|becomes)\b[ \t]*:?[ \t]*"
+    r"(?:answer|option|choice)[ \t]+is\b[ \t]*:?[ \t]*"
     r"|r[ée]ponse(?:[ \t]+finale)?[ \t]+(?:est\b|:)[ \t]*:?[ \t]*"
     r"|respuesta(?:[ \t]+final)?[ \t]+es\b[ \t]*:?[ \t]*"
     r"|antwort[ \t]+(?:ist|lautet)\b[ \t]*:?[ \t]*"
@@ -80,13 +80,39 @@ def strip_wrapping(answer: str) -> str:
     return answer
 
 
-def drop_aside(text: str) -> str:
-    """A number then an aside in brackets ("42 (6 × 7)", "42 apples [6 boxes x 7]") is the
-    number; one that offers another value ("42 (or 41)") is kept, to be read as a hedge."""
+def read_aside(text: str) -> tuple[str, bool] | None:
+    """(the value, whether the aside offers another) when a value is followed by an aside in
+    brackets: "42 (6 × 7)", "$42$ ($6 \\times 7$)", "1/2 (0.5)" and "(1, 2) (the point)" are
+    their value; "42 (or 41)", "42 (41?)", "42 (approximately 41)" offer another. None: no aside."""
     m = _ASIDE_RE.fullmatch(text.strip())
-    if m is None or _ALTERNATIVE_RE.search(m.group(2)) or PROSE_HEDGE_RE.search(m.group(2)):
-        return text
-    return m.group(1)
+    if m is None:
+        return None
+    value, aside = m.groups()
+    other = _OTHER_VALUE_RE.fullmatch(aside)
+    offers = _ALTERNATIVE_RE.search(aside) is not None or (
+        other is not None and not _restates(value, other.group(1))
+    )
+    return value, offers
+
+
+def drop_aside(text: str) -> str:
+    """The value of "value (aside)" when the aside offers no other value, else the text."""
+    read = read_aside(text)
+    return read[0] if read is not None and not read[1] else text
+
+
+def _restates(value: str, shown: str) -> bool:
+    """ "1/2 (0.5)", "1/3 (0.333...)", "$2^3$ (8)": the aside is the value, to its digits."""
+    try:
+        bare = value.strip("$ ").replace("\\%", "%").rstrip("%").replace(",", "")
+        base, _, power = bare.partition("^")
+        num, _, den = base.partition("/")
+        exact = float(num) / float(den or 1) ** 1
+        exact = exact ** float(power.strip("{}")) if power else exact
+        digits = len(shown.split(".")[1].rstrip(".")) if "." in shown.rstrip(".") else 0
+        return abs(exact - float(shown.rstrip(".").replace(",", ""))) <= 0.5 * 10.0**-digits
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return False
 
 
 def from_prose(text: str) -> str:
@@ -97,12 +123,12 @@ def from_prose(text: str) -> str:
         text = text[: cut.start()]
     text = strip_wrapping(text.strip().rstrip(".,;:!．。"))
     text = _CJK_TAIL_RE.sub("", text).strip()
-    if PROSE_HEDGE_RE.search(text):
-        return HEDGED  # "at least 3", "18 or maybe 20", "close to 3": not one value
+    if (aside := read_aside(text)) is not None:
+        return HEDGED if aside[1] else aside[0]  # "42 (6 × 7)" is 42, not 42 times 42
+    if PROSE_HEDGE_RE.search(text) or _RANGE_RE.match(text):
+        return HEDGED  # "at least 3", "18 or maybe 20", "up to 42", "42 or more": not one value
     if REFUSAL_RE.search(text):
         return NEGATED  # "I am not sure, 0 idea" states no answer
-    if (aside := drop_aside(text)) != text:
-        return aside  # "42 (6 × 7)" is 42, not 42 times 42
     if is_lone_answer(_SPAN_DELIMS_RE.sub(" ", text).strip()) or not text:
         return text
     if _NEGATION_RE.match(text):
@@ -176,7 +202,22 @@ _CHAIN_RE = re.compile(  # "× 7 = 42": an arithmetic chain from the first value
 )
 _SPACES_RE = re.compile(r"\s*")
 _ASIDE_RE = re.compile(
-    r"(-?\d[\d,]*(?:\.\d+)?)(?:[ \t]+[A-Za-z]+){0,2}[ \t]+([(\[][^()\[\]\n]*[)\]])[ \t]*\.?"
+    r"(\$[^$\n]+\$|[(\[]-?[\d.]+[ \t]*,[ \t]*-?[\d.]+[)\]]"
+    r"|-?\d[\d,]*(?:\.\d+)?(?:[ \t]*/[ \t]*\d+|\^\{?\d+\}?)?(?:\\?%)?)"
+    r"(?:[ \t]+[A-Za-z]+){0,2}[ \t]+([(\[][^()\[\]\n]*[)\]])[ \t]*\.?"
+)
+_OTHER_VALUE_RE = re.compile(  # "(41)", "(41?)", "(approximately 41)", "(41-43)", "(±1)"
+    r"[(\[][ \t]*(?:(?:approximately|about|around|roughly|~|≈)[ \t]*)?"
+    r"((?:±|\+/-)?[ \t]*-?\d[\d.,]*)"
+    r"(?:[ \t]*(?:-|–|to)[ \t]*-?\d[\d.,]*)?[ \t]*(?:\?|(?:is[ \t]+)?also[ \t]+\w+|actually)?"
+    r"[ \t]*[)\]]",
+    re.IGNORECASE,
+)
+_RANGE_RE = re.compile(  # "up to 42", "42 or more", "42 to 43": a range, not one value
+    r"(?:up[ \t]+to|between|over|under|anywhere[ \t]+from|a[ \t]+(?:minimum|maximum)[ \t]+of|"
+    r"as[ \t]+many[ \t]+as)\b|[^\s,;]+[ \t]+(?:or[ \t]+(?:more|fewer|less|greater|above|below|"
+    r"higher|lower)\b|and[ \t]+up\b|to[ \t]+-?\d)",
+    re.IGNORECASE,
 )
 _TIMES_X_RE = re.compile(r"(?<=\d)[ \t]*x[ \t]*(?=\d)")
 _LEAD_IN_RE = re.compile(  # words before a statement's value that state nothing themselves
