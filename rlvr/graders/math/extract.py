@@ -285,13 +285,6 @@ def _same(a: str, b: str) -> bool:
     return re.sub(r"[\s$,]", "", number_words(a)) == re.sub(r"[\s$,]", "", number_words(b))
 
 
-def _mentions(text: str, candidates: tuple[str, ...]) -> bool:
-    """A candidate written in the text as itself: "42" is not in "142" or "4.2"."""
-    return any(
-        re.search(r"(?<![\w.])" + re.escape(c) + r"(?!\w|\.\d)", text) for c in candidates if c
-    )
-
-
 def _from_boxes(
     text: str, boxes: list[tuple[int, int, str]], lines: list[tuple[int, str]]
 ) -> Extraction:

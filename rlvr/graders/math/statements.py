@@ -107,7 +107,7 @@ def _restates(value: str, shown: str) -> bool:
         bare = value.strip("$ ").replace("\\%", "%").rstrip("%").replace(",", "")
         base, _, power = bare.partition("^")
         num, _, den = base.partition("/")
-        exact = float(num) / float(den or 1) ** 1
+        exact = float(num) / float(den or 1)
         exact = exact ** float(power.strip("{}")) if power else exact
         digits = len(shown.split(".")[1].rstrip(".")) if "." in shown.rstrip(".") else 0
         return abs(exact - float(shown.rstrip(".").replace(",", ""))) <= 0.5 * 10.0**-digits
