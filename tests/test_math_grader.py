@@ -151,13 +151,30 @@ def test_a_bomb_is_rejected_with_a_reason_not_timed_out() -> None:
     assert "too large" in verdict.reason
 
 
-def test_a_check_past_its_deadline_is_a_timeout_and_the_grader_recovers() -> None:
+def test_a_check_past_its_deadline_twice_scores_zero_and_the_grader_recovers() -> None:
     slow = "\\boxed{\\binom{66000}{33000}}"  # legal (under the digit limit) but not instant
     late = check("1", slow, timeout_s=0.001)
-    assert late.status == "timeout"
-    assert late.reward is None
-    assert "longer than" in late.reason
+    assert late.status == "scored" and late.reward == 0.0 and late.cause == "timeout"
+    assert "second try" in late.reason and late.details["timed_out"] is True
     assert check("x+1", "\\boxed{1+x}").passed
+
+
+def test_answer_timeouts_mask_keeps_a_late_answer_masked() -> None:
+    late = check("1", "\\boxed{\\binom{66000}{33000}}", timeout_s=0.001, answer_timeouts="mask")
+    assert late.status == "timeout" and late.reward is None
+    assert "longer than" in late.reason
+
+
+def test_a_costly_wrong_answer_cannot_trade_its_zero_for_a_mask() -> None:
+    """A symbolic sum the size guard cannot bound outlasts both deadlines: a wrong answer that
+    buys a masked verdict would drop out of its group instead of scoring 0."""
+    grader = make_grader("math", {"timeout_s": 0.5})
+    task = Task(id="t", prompt="?", gold="42")
+    costly = "\\boxed{\\sum_{k=1}^{x} k^x}"
+    verdicts = grader.grade_group(task, [costly, "\\boxed{42}"])
+    assert verdicts[0].status == "scored" and verdicts[0].reward == 0.0
+    assert verdicts[0].cause == "timeout"
+    assert verdicts[1].passed
 
 
 def test_usable_from_threads_that_are_not_main() -> None:

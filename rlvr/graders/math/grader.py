@@ -15,9 +15,11 @@ graders/math/README.md lists every rule.
 
 Bounded from outside: plain numbers are compared in the calling thread (they cannot hang);
 everything else goes, one batch per group, to a pool of killable worker processes with a
-per-answer deadline (`timeout_s`). An answer past its deadline gets a `timeout` verdict (masked,
-never a zero), and its worker is replaced. A gold that cannot be read makes every verdict of the
-group a `grader_error`, never a reward.
+per-answer deadline (`timeout_s`). An answer past its deadline is checked once more with twice
+the deadline (a busy machine is not the answer's fault); past that too it scores 0 with cause
+`timeout`, so a costly expression cannot trade its zero for a masked verdict (`answer_timeouts`
+"mask" keeps the masked `timeout` instead). The worker is replaced. A gold that cannot be read in
+time, or at all, makes every verdict of the group masked (`timeout`, `grader_error`).
 
     >>> check("\\\\frac{1}{2}", "so the answer is $\\\\boxed{0.5}$").passed
     True
@@ -63,6 +65,12 @@ class MathOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     timeout_s: float = Field(2.0, gt=0, description="Deadline for checking one answer, seconds.")
+    answer_timeouts: Literal["reject", "mask"] = Field(
+        "reject",
+        description="An answer still unchecked after a second try at twice `timeout_s`: "
+        "'reject' scores it 0 (cause timeout, so a costly expression is no escape from a "
+        "zero); 'mask' gives it a masked `timeout` verdict, as for a gold that is too slow.",
+    )
     fallback_last_number: bool = Field(
         True, description="With no box, '####' or 'Answer:' line, grade the last number."
     )
@@ -344,9 +352,14 @@ class MathGrader:
                 return
             results = results[1:]
         by_key = dict(zip(keys, results, strict=True))
+        late = [k for k in keys if by_key[k].status == "timeout"]
+        if late and opts.answer_timeouts == "reject":
+            again = pool.run_batch(_REMOTE, common, late, timeout_s=2 * opts.timeout_s)
+            by_key.update(zip(late, again, strict=True))
+        reject = opts.answer_timeouts == "reject"
         for i in remote:
             p = prepared[i]
-            verdicts[i] = worker_verdict(by_key[p.key], p.details, opts.timeout_s)
+            verdicts[i] = worker_verdict(by_key[p.key], p.details, opts.timeout_s, reject)
 
 
 def _is_bare(text: str, limit: int) -> bool:

@@ -1,7 +1,8 @@
 """Worker results of the math grader, turned into verdicts.
 
-A timeout, a crashed worker or a gold that cannot be read is masked (`timeout` or
-`grader_error`, no reward); only a comparison the worker finished becomes a scored verdict.
+A crashed worker or a gold that cannot be read is masked (`timeout` or `grader_error`, no
+reward). An answer whose check outlasted its second deadline scores 0 (cause `timeout`) unless
+the options mask it: masking would let a costly expression dodge the zero of a wrong answer.
 """
 
 from __future__ import annotations
@@ -31,10 +32,22 @@ def gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
     return None
 
 
-def worker_verdict(result: JobResult, details: dict[str, Any], timeout_s: float) -> Verdict:
-    """The verdict of one answer from its worker result (timeouts and crashes are masked)."""
+def worker_verdict(
+    result: JobResult, details: dict[str, Any], timeout_s: float, reject_late: bool = False
+) -> Verdict:
+    """The verdict of one answer from its worker result (a crash is masked; a timeout scores 0
+    when `reject_late`, after its second try, and is masked otherwise)."""
     details = {**details, "path": "worker"}
     if result.status == "timeout":
+        if reject_late:
+            reason = (
+                f"checking the answer took longer than {timeout_s:g} s, and {2 * timeout_s:g} s "
+                "on a second try: an answer must be cheap to check"
+            )
+            details["timed_out"] = True
+            return Verdict.reject(
+                reason, cause="timeout", details=details, duration_s=result.duration_s
+            )
         reason = f"checking the answer took longer than {timeout_s:g} s; the worker was replaced"
         return Verdict.error("timeout", reason, details=details, duration_s=result.duration_s)
     if result.status != "ok":
