@@ -353,9 +353,10 @@ def test_runs_of_spaces_are_read_in_linear_time_and_scored(answer: str):
     assert verdict.status == "scored" and not verdict.passed
 
 
-def test_an_answer_that_breaks_the_grader_masks_only_itself(monkeypatch: pytest.MonkeyPatch):
-    """A grader bug on one answer becomes grader_error for that answer alone: its group's other
-    answers keep their verdicts, as they would if graded apart (`rlvr grade`, a regrade)."""
+def test_an_answer_that_breaks_the_grader_scores_zero_alone(monkeypatch: pytest.MonkeyPatch):
+    """A grader bug on one answer scores that answer 0 with a `checker_exception` flag (masked,
+    a crash would let it dodge the 0 of a wrong answer); its group's other answers keep their
+    verdicts, as they would if graded apart (`rlvr grade`, a regrade)."""
     grader = MathGrader()
     prepare = grader._prepare
 
@@ -367,6 +368,38 @@ def test_an_answer_that_breaks_the_grader_masks_only_itself(monkeypatch: pytest.
     monkeypatch.setattr(grader, "_prepare", breaks_on_boom)
     task = Task(id="t", prompt="p", gold="7")
     verdicts = grader.grade_group(task, ["The answer is 7.", "boom", "The answer is 8."])
-    assert [v.status for v in verdicts] == ["scored", "grader_error", "scored"]
+    assert [v.status for v in verdicts] == ["scored", "scored", "scored"]
     assert [v.passed for v in verdicts] == [True, False, False]
     assert "ValueError: boom" in verdicts[1].reason
+    assert [f.kind for f in verdicts[1].flags] == ["checker_exception"]
+
+
+def test_a_bug_the_gold_itself_triggers_still_masks(monkeypatch: pytest.MonkeyPatch):
+    """When the gold graded as its own answer breaks the grader too, the gold is at fault: no
+    answer is scored against it."""
+    grader = MathGrader()
+
+    def breaks(*args: Any) -> Any:
+        raise ValueError("boom")
+
+    monkeypatch.setattr(grader, "_prepare", breaks)
+    verdicts = grader.grade_group(Task(id="t", prompt="p", gold="7"), ["7", "8"])
+    assert [v.status for v in verdicts] == ["grader_error", "grader_error"]
+    assert all(v.reward is None for v in verdicts)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        ("42", "so the count is $\\boxed{2" + "!" * 900 + "}$."),  # a RecursionError in the worker
+        ("x^2+1", "\\boxed{2^" + "-" * 900 + "1}"),
+        ("-3", "\\boxed{2" + "^1" * 490 + "}"),  # a RecursionError in the calling thread
+        ("42", "the answer is $\\boxed{1.5 \\cdot 10^{5000}}$."),  # int-to-str past 4,300 digits
+        ("\\frac{1}{2}", "\\boxed{10^{5000}+0.5}"),
+    ],
+)
+def test_a_deep_or_huge_answer_is_a_zero_not_a_mask(gold: str, answer: str) -> None:
+    """Found by a cold attack (helper 25): each of these raised inside the grader, which masked
+    the answer, a dodge of the 0 a wrong answer earns."""
+    verdict = check(gold, answer)
+    assert verdict.status == "scored" and verdict.reward == 0.0

@@ -58,8 +58,15 @@ def places(value: Fraction) -> tuple[int, int] | None:
     if den != 1 or max(twos, fives) > 400:
         return None
     k = max(twos, fives)
-    digits = str(abs((value * 10**k).numerator))
-    return k, len(digits)
+    return k, digit_count(abs((value * 10**k).numerator))
+
+
+def digit_count(n: int) -> int:
+    """Decimal digits of n >= 0, also past Python's limit on int-to-str (4,300 digits)."""
+    if n < 10**300:
+        return len(str(n))
+    d = int((n.bit_length() - 1) * 0.30102999566398120) + 1  # within one of the count
+    return d + 1 if n >= 10**d else d
 
 
 def rounds(decimal: Fraction, other: Fraction, min_digits: int) -> bool:

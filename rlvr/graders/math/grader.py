@@ -45,9 +45,9 @@ from rlvr.graders.math.normalize import has_percent, normalize, unit_of
 from rlvr.graders.math.notation import base_digits
 from rlvr.graders.math.options import MathOptions
 from rlvr.graders.math.units import unit_conflict
+from rlvr.graders.math.verdicts import broke_checker, worker_verdict
 from rlvr.graders.math.verdicts import clip as _clip
 from rlvr.graders.math.verdicts import gold_problem as _gold_problem
-from rlvr.graders.math.verdicts import worker_verdict
 from rlvr.types import Task, Verdict
 
 MAX_CANDIDATES = 8
@@ -118,8 +118,18 @@ class MathGrader:
         except Exception as exc:  # a grader bug must never become a reward
             if len(answers) > 1:  # nor mask the group: only the answers that fail alone
                 return [self.grade_group(task, [a])[0] for a in answers]
-            reason = f"the math grader failed: {type(exc).__name__}: {exc}"
-            return [Verdict.error("grader_error", reason)]
+            return [self._failed(task.gold, exc)]
+
+    def _failed(self, gold: Any, exc: Exception) -> Verdict:
+        """One answer broke the grader: masked when the gold is at fault (the gold, graded as
+        its own answer, breaks it too), else a 0 with a flag (a mask would let the answer dodge
+        the 0 of a wrong one)."""
+        error = f"{type(exc).__name__}: {exc}"
+        try:
+            self._grade(gold, [str(gold)], bare=True)
+        except Exception:
+            return Verdict.error("grader_error", f"the math grader failed: {error}")
+        return broke_checker(error, {})
 
     def _read_gold(self, gold: Any) -> _Gold:
         opts = self.options
@@ -340,4 +350,4 @@ def check(gold: str, answer: str, **options: Any) -> Verdict:
     try:
         return grader._grade(gold, [answer], bare=True)[0]
     except Exception as exc:
-        return Verdict.error("grader_error", f"the math grader failed: {type(exc).__name__}: {exc}")
+        return grader._failed(gold, exc)

@@ -178,7 +178,7 @@ class Parser:
 
     def postfix(self) -> Node:
         node = parse_atom(self)
-        while True:
+        for _ in range(MAX_DEPTH + 1):  # `2!!!...`, `2^1^1...`: each one nests the tree
             if self.at("!"):
                 self.take()
                 node = Node("fact", (node,))
@@ -196,6 +196,7 @@ class Parser:
                 node = Node("sym", value=node.value + "'")
             else:
                 return node
+        raise ParseError(f"more than {MAX_DEPTH} operators after one value")
 
 
 def _is_mixed(factors: list[Node], nxt: Node) -> bool:

@@ -1,8 +1,9 @@
 """Worker results of the math grader, turned into verdicts.
 
-A crashed worker or a gold that cannot be read is masked (`timeout` or `grader_error`, no
-reward). An answer whose check outlasted its second deadline scores 0 (cause `timeout`) unless
-the options mask it: masking would let a costly expression dodge the zero of a wrong answer.
+A gold that cannot be read in time, or at all, is masked (`timeout` or `grader_error`, no
+reward). An answer that crashes the checker scores 0 with a flag, and one whose check outlasted
+its second deadline scores 0 (cause `timeout`) unless the options mask it: masked, either would
+let an answer dodge the zero of a wrong one.
 """
 
 from __future__ import annotations
@@ -50,9 +51,8 @@ def worker_verdict(
             )
         reason = f"checking the answer took longer than {timeout_s:g} s; the worker was replaced"
         return Verdict.error("timeout", reason, details=details, duration_s=result.duration_s)
-    if result.status != "ok":
-        reason = f"the math checker failed on this answer: {result.error}"
-        return Verdict.error("grader_error", reason, details=details, duration_s=result.duration_s)
+    if result.status != "ok":  # the gold was read: it is this answer that broke the checker
+        return broke_checker(str(result.error), details, result.duration_s)
     value = result.value
     if value["status"] != "scored":
         return Verdict.error("grader_error", value["reason"], details=details)
@@ -67,4 +67,15 @@ def worker_verdict(
         details=details,
         flags=flags,
         duration_s=result.duration_s,
+    )
+
+
+def broke_checker(error: str, details: dict[str, Any], duration_s: float | None = None) -> Verdict:
+    """An answer that crashes the checker (a readable gold) scores 0 with a `checker_exception`
+    flag: masked, a crash would let an answer dodge the 0 of a wrong one."""
+    return Verdict.reject(
+        f"the math checker failed on this answer ({clip(error)}): an answer must be checkable",
+        details=details,
+        flags=[Flag(kind="checker_exception", evidence=clip(error))],
+        duration_s=duration_s,
     )

@@ -45,17 +45,20 @@ def _answer(candidate: str, limits: Limits, rules: Rules) -> tuple[Node | None, 
         return None, "", f"could not read the answer {_clip(candidate)}: {exc}"
     except RecursionError:
         return None, "", "the answer is nested too deeply to read"
-    shown = render(tree)
+    shown = ""
     try:
+        shown = render(tree)
         check_size(tree, limits)
         value = to_value(tree)
+        conflict = chain_conflict(tree, rules)
+    except RecursionError:
+        return None, shown, "the answer is nested too deeply to check"
     except TooBig as exc:
         return None, shown, f"the answer is too large to check: {exc}"
     except NotComparable as exc:
         return None, shown, f"the answer cannot be compared: {exc}"
     except Exception as exc:  # `pmatrix + 1`: sympy refuses the value; a reject, never a mask
         return None, shown, f"the answer has no value ({type(exc).__name__}: {exc})"[:300]
-    conflict = chain_conflict(tree, rules)
     return (None, shown, conflict) if conflict else (value, shown, "")
 
 
