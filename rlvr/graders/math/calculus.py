@@ -10,7 +10,8 @@ from typing import Any
 
 from rlvr.graders.math.tree import Node
 
-MAX_TERMS = 1_000  # summed exactly; longer sums stay unevaluated (20,000 exact terms took seconds)
+MAX_TERMS = 1_000  # summed exactly; longer finite sums stay unevaluated (20,000 exact terms took
+# seconds). An infinite series goes to doit() (a closed form, or the deadline).
 
 
 def build(node: Node, positive: bool, to_sympy: Callable[[Node, bool], Any]) -> Any:
@@ -26,7 +27,7 @@ def build(node: Node, positive: bool, to_sympy: Callable[[Node, bool], Any]) -> 
     var, lo, hi, body = (to_sympy(k, positive) for k in node.kids)
     op = sympy.Sum if node.kind == "sum" else sympy.Product
     span = hi - lo
-    if span.is_number and span > MAX_TERMS:
+    if span.is_number and span.is_finite and span > MAX_TERMS:  # a series is left to doit()
         return op(body, (var, lo, hi))
     try:
         return op(body, (var, lo, hi)).doit()
