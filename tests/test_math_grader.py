@@ -403,3 +403,25 @@ def test_a_deep_or_huge_answer_is_a_zero_not_a_mask(gold: str, answer: str) -> N
     the answer, a dodge of the 0 a wrong answer earns."""
     verdict = check(gold, answer)
     assert verdict.status == "scored" and verdict.reward == 0.0
+
+
+def test_a_worker_near_its_address_space_cap_clears_sympys_caches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """sympy keeps every large value it computed: answers that each pass the size guard could
+    fill one reused worker until a later group's batch cannot load (a cold attack, helper 26)."""
+    import resource
+
+    import sympy.core.cache
+
+    from rlvr.graders.math import worker
+
+    cleared: list[bool] = []
+    monkeypatch.setattr(sympy.core.cache, "clear_cache", lambda: cleared.append(True))
+    monkeypatch.setattr(worker, "_trimmed_at", 0)
+    monkeypatch.setattr(resource, "getrlimit", lambda _: (1 << 30, 1 << 30))
+    monkeypatch.setattr(worker, "_PAGE", 1 << 30)  # every page a GiB: far past 60% of the cap
+    worker._trim_caches()
+    assert cleared == [True]
+    worker._trim_caches()  # no growth since: not again
+    assert cleared == [True]

@@ -44,6 +44,7 @@ from rlvr.graders.math.fast import Plain, compare_plain, read_plain
 from rlvr.graders.math.normalize import has_percent, normalize, unit_of
 from rlvr.graders.math.notation import base_digits
 from rlvr.graders.math.options import MathOptions
+from rlvr.graders.math.statements import strip_wrapping
 from rlvr.graders.math.units import unit_conflict
 from rlvr.graders.math.verdicts import broke_checker, worker_verdict
 from rlvr.graders.math.verdicts import clip as _clip
@@ -202,7 +203,7 @@ class MathGrader:
             and not ext.negated
             and _is_bare(completion, 200 if bare else _SHORT_CHARS)
         ):
-            ext = Extraction((completion.strip(),), "lone")
+            ext = Extraction((strip_wrapping(completion),), "lone")  # `**Monday**`
         p = _Prepared(ext)
         p.details = {"extracted": _clip(ext.answer) if ext.answer else None, "source": ext.source}
         if len(ext.candidates) > 1:

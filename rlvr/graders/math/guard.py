@@ -130,7 +130,16 @@ def _add(node: Node, lim: Limits) -> _Est:
     kids = [_estimate(k, lim) for k in node.kids]
     values = [k.value for k in kids]
     value = None if None in values else _safe(math.fsum, values)
+    if value is not None and _cancels(value, values):  # type: ignore[arg-type]
+        value = None  # `(10^{20}+1) \cdot 10^8 - 10^{28}` is 10^8, not the float's 0
     return _combine(kids, value, max(k.degree for k in kids))
+
+
+def _cancels(total: float, values: list[float]) -> bool:
+    """Whether a float sum may have lost the exact one: terms past 2^53 are rounded, so a sum
+    that cancels them down is not known (an exponent sized from it would be a bomb's way in)."""
+    largest = max((abs(v) for v in values), default=0.0)
+    return largest >= 2.0**53 and not abs(total) > largest * 2.0**-20
 
 
 def _mul(node: Node, lim: Limits) -> _Est:
@@ -170,8 +179,8 @@ def _pow(node: Node, lim: Limits) -> _Est:
     exp = _estimate(node.kids[1], lim)
     if exp.symbolic:
         return _Est(base.height + exp.height, None, base.degree + 1.0, True)
-    if not base.symbolic and base.value in (0.0, 1.0, -1.0) and node.kids[0].kind == "num":
-        return _Est(0.0, base.value)
+    if node.kids[0].kind == "num" and abs(node.kids[0].value[0]) in (0, 1):  # exactly, not
+        return _Est(0.0, base.value)  # as a float: 1.00000000000000000001 is not 1
     size = _exponent_size(exp, node)
     height = base.height * size + exp.height
     if math.isinf(height):

@@ -50,7 +50,7 @@ RELATIONS = {
     "\\approx": "~",
     "\\equiv": "=",
 }
-MUL_OPS = {"*", "\\cdot", "\\times", "**"}
+MUL_OPS = {"*", "\\cdot", "\\times"}
 DIV_OPS = {"/", "\\div", ":"}
 CONSTS = {"\\pi": "pi", "\\infty": "oo", "\\emptyset": "empty", "\\varnothing": "empty"}
 MATRIX_ENVS = frozenset(
@@ -80,6 +80,8 @@ def tokenize(text: str) -> list[tuple[str, str]]:
             continue
         if kind == "word":
             tokens.extend(_word_tokens(tok))
+        elif tok == "**":
+            tokens.append(("op", "^"))  # `x**2` is a power, as in Python (it was read as 2x)
         else:
             tokens.append((kind, tok))
         if len(tokens) > MAX_TOKENS:

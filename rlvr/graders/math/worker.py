@@ -8,6 +8,9 @@ are plain dicts so they pickle cheaply.
 
 from __future__ import annotations
 
+import gc
+import os
+import resource
 from functools import lru_cache
 from typing import Any
 
@@ -124,6 +127,7 @@ def check_candidates(
         if problem:
             flags.append(problem)
     passed = all(o.equal for o in outcomes)
+    _trim_caches()
     return {
         "status": "scored",
         "passed": passed,
@@ -145,6 +149,32 @@ def _reason(item: tuple[str, ...], outcomes: list[Outcome]) -> str:
         f"several different final answers ({len(item)}: {shown}); give exactly one. "
         f"First mismatch: {wrong.reason}"
     )
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_trimmed_at = 0  # the address-space size, in bytes, at the last trim
+
+
+def _trim_caches() -> None:
+    """Clear sympy's caches when the worker nears its address-space cap: they keep every large
+    value computed, so answers that each pass the size guard could fill one worker until a
+    later group's batch cannot even load there."""
+    global _trimmed_at
+    cap = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if cap == resource.RLIM_INFINITY:
+        return
+    try:
+        with open("/proc/self/statm") as fh:
+            size = int(fh.read().split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return
+    if size > 0.6 * cap and size > _trimmed_at + (128 << 20):
+        from sympy.core.cache import clear_cache
+
+        clear_cache()
+        _gold.cache_clear()
+        gc.collect()
+        _trimmed_at = size
 
 
 def _warm_up() -> None:
