@@ -425,3 +425,22 @@ def test_a_worker_near_its_address_space_cap_clears_sympys_caches(
     assert cleared == [True]
     worker._trim_caches()  # no growth since: not again
     assert cleared == [True]
+
+
+def test_an_answer_on_a_worker_that_died_before_it_is_checked_on_a_fresh_one() -> None:
+    """A worker killed between groups (an earlier answer filled it) must not cost the next
+    group's answers: a crashed job is run once more on a fresh worker before it is judged."""
+    from rlvr.graders.bounded import shared_pool
+    from rlvr.graders.math.grader import _WORKER_MODULES
+
+    grader = MathGrader(workers=1)
+    task = Task(id="t", prompt="p", gold="\\sqrt{2}")
+    assert grader.grade_group(task, ["\\boxed{2^{1/2}}"])[0].passed  # the worker is up
+    pool = shared_pool(_WORKER_MODULES, 1, grader.options.memory_mb)
+    for worker in list(pool._idle):
+        worker.proc.kill()
+        worker.proc.wait(timeout=10)
+    verdicts = grader.grade_group(task, ["\\boxed{\\frac{2}{\\sqrt{2}}}", "\\boxed{7}"])
+    assert [v.status for v in verdicts] == ["scored", "scored"]
+    assert [v.passed for v in verdicts] == [True, False]
+    assert not verdicts[0].flags

@@ -244,7 +244,7 @@ class WorkerPool:
                 return done, False
             if status == "badjob":
                 bad = JobResult("error", error=f"the worker could not load the job: {error}")
-                return [bad] * len(items), True
+                return [bad] * len(items), False  # e.g. out of memory: a fresh worker next
             done.append(JobResult(status, value, error, elapsed))
         return done, True
 

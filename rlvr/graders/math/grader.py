@@ -56,6 +56,7 @@ _WORKER_MODULES = ("rlvr.graders.math.worker",)
 # `worker.check_candidates(common, item)`, by name so the grading thread never loads sympy.
 _REMOTE = Named("rlvr.graders.math.worker:check_candidates")
 _IDENTICAL = "identical to the gold"
+_BROKEN = ("crashed", "error")  # a job's worker died or the job never reached it
 _SHORT_CHARS = 40
 
 
@@ -284,6 +285,8 @@ class MathGrader:
             pool = shared_pool(_WORKER_MODULES, opts.workers, opts.memory_mb)
             common = (gold_norm, opts.limits, opts.rules)
             results = pool.run_batch(_REMOTE, common, items, timeout_s=opts.timeout_s)
+            if check_gold and results[0].status in _BROKEN:  # a worker an earlier group broke
+                results = pool.run_batch(_REMOTE, common, items, timeout_s=opts.timeout_s)
         except PoolError as exc:
             for i in range(len(verdicts)):
                 if verdicts[i] is None or check_gold:
@@ -301,14 +304,25 @@ class MathGrader:
                 return
             results = results[1:]
         by_key = dict(zip(keys, results, strict=True))
-        late = [k for k in keys if by_key[k].status == "timeout"]
-        if late and opts.answer_timeouts == "reject":
-            again = pool.run_batch(_REMOTE, common, late, timeout_s=2 * opts.timeout_s)
-            by_key.update(zip(late, again, strict=True))
+        self._second_try(pool, common, by_key)
         reject = opts.answer_timeouts == "reject"
         for i in remote:
             p = prepared[i]
             verdicts[i] = worker_verdict(by_key[p.key], p.details, opts.timeout_s, reject)
+
+    def _second_try(self, pool: Any, common: Any, by_key: dict[Any, Any]) -> None:
+        """Once more on a fresh worker: a crash may be an earlier answer's doing, and a
+        timeout a busy machine's (with twice the deadline)."""
+        opts = self.options
+        retry = [k for k, r in by_key.items() if r.status in _BROKEN]
+        if opts.answer_timeouts == "reject":
+            retry += [k for k, r in by_key.items() if r.status == "timeout"]
+        if retry:
+            try:
+                again = pool.run_batch(_REMOTE, common, retry, timeout_s=2 * opts.timeout_s)
+                by_key.update(zip(retry, again, strict=True))
+            except PoolError:
+                pass  # the first results stand
 
 
 def _is_bare(text: str, limit: int) -> bool:
