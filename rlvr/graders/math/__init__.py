@@ -5,7 +5,7 @@
 parser), `guard` (size limits checked before anything is computed), `exact`/`fast` (plain
 numbers without sympy), `relations`/`calculus`/`values` (trees to sympy values), `compare`,
 `worker` (runs in the killable worker process), and the answer-side helpers `extract`,
-`revision` (a changed mind after the final answer),
+`revision` (a changed mind after the final answer), `bare` (mathematics outside `$...$`),
 `hedge`, `normalize`, `notation`, `units`, `choice`, `verdicts`, `rules`, and `options`
 (`MathOptions`).
 graders/math/README.md documents every rule.

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from rlvr.graders.math.bare import expression_around
 from rlvr.graders.math.hedge import (
     REFUSAL_RE,
     box_hedged,
@@ -145,9 +146,9 @@ def _last_value(text: str) -> Extraction:
         hedged = _HEDGE_RE.search(clause) is not None
         scale = SCALE_WORD_RE.match(text, number.end())  # "55 tens" is not 55
         value = text[number.start() : scale.end()] if scale else number.group(0).replace(" ", "")
-        bare = _bare_math(text, number.start(), number.end())
+        bare = expression_around(text, number.start(), number.end())
         if bare is not None:
-            value = bare  # "AB = \\sqrt{2}" answers sqrt(2), not 2
+            value = bare  # "AB = \\sqrt{2}" answers sqrt(2), "2^{10}" 1024: not 2, not 10
         elif _PERCENT_AFTER_RE.match(text, number.end()):
             value += "%"  # "The probability is 50%." answers 50%, not 50
         return Extraction((value,), "last_number", hedged)
@@ -160,35 +161,6 @@ def _last_value(text: str) -> Extraction:
     return Extraction((content,), "last_math", hedged) if content else Extraction((), "none")
 
 
-def _bare_math(text: str, start: int, end: int) -> str | None:
-    """The LaTeX written outside `$...$` that a last number belongs to (`AB = \\sqrt{2}`,
-    `3\\sqrt{3}`, `\\pi/3`, `\\log_2 4`, `π/4`), or None when the number stands alone: the
-    fallback must not read the 2 out of `\\sqrt{2}`."""
-    left = start
-    while left > 0 and not text[left - 1].isspace():
-        left -= 1
-    right, depth = end, text.count("{", left, end) - text.count("}", left, end)
-    while right < len(text) and (depth > 0 or not text[right].isspace()) and text[right] != "\n":
-        depth += {"{": 1, "}": -1}.get(text[right], 0)
-        right += 1
-    word = text[left:right]
-    while left > 0:  # `\\log_2 4`: a command word just before belongs to it
-        before = text[:left].rstrip(" \t")
-        head = before[before.rfind(" ") + 1 :] if " " in before else before
-        if not head or not _LATEX_WORD_RE.fullmatch(head) or "\n" in text[len(before) : left]:
-            break
-        word, left = head + " " + word, len(before) - len(head)
-    word = word.rstrip(".,;:!?")
-    word = word[word.rfind("=") + 1 :]  # `BC=\\pi/3`
-    if word == text[start:end] or not _MATH_MARK_RE.search(word):
-        return None
-    if word.count("{") != word.count("}") or _BOX_RE.search(word):
-        return None  # "cut off \\boxed{12": an unclosed box, the number alone
-    return word
-
-
-_MATH_MARK_RE = re.compile(r"\\[A-Za-z]+|[√π∞]")
-_LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+(?:_\{?\w+\}?|\^\{?\w+\}?)?")
 _PERCENT_AFTER_RE = re.compile(r"\\?%")
 
 

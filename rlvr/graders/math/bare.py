@@ -1,0 +1,136 @@
+"""The expression a last number belongs to, when a completion writes mathematics outside `$...$`.
+
+The last-number fallback must not read the 2 out of `AB = \\sqrt{2}`, the 10 out of `2^{10}`,
+the 3 out of `27 \\text{ cm}^{3}` or the 5 out of `n = 5k`: each of these passed for a gold
+equal to the piece. So the number is widened to the run of mathematics around it (no prose
+word, no `=`: `x = y + 5` is read from `y + 5`) and the run is graded whole; a run that does
+not parse is a reject, never its last piece.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MATH_CHARS = frozenset("0123456789{}^_+-*/()!'<>:√π∞.")
+_SPACE_AFTER = frozenset("+-*/^_<>")  # an operator on the left joins across a space
+_SPACE_BEFORE = frozenset("+-*/^_<>\\√π")  # an operator or a command on the right joins
+_LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+(?:_\{?\w+\}?|\^\{?\w+\}?)?")
+_BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
+_TRAIL = " \t.,;:?+-*/=<>"
+_THOUSANDS_RE = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+def expression_around(text: str, start: int, end: int) -> str | None:
+    """The run of mathematics holding text[start:end] (a number), or None when the number
+    stands alone or the run is not one expression (unbalanced, a box cut off)."""
+    left, right = _left(text, start), _right(text, end)
+    number = text[start:end]
+    if _THOUSANDS_RE.fullmatch(number):
+        number = number.replace(",", "")  # `1,000.99m` is not the list 1, 000.99m
+    run = (text[left:start] + number + text[end:right]).lstrip(" *:").rstrip(_TRAIL)
+    if run == number or not run:
+        return None
+    if run.count("{") != run.count("}") or run.count("(") != run.count(")"):
+        return None
+    if _BOX_RE.search(run):
+        return None  # "cut off \\boxed{12": an unclosed box, the number alone
+    return run
+
+
+def _is_word_at(text: str, i: int, step: int) -> bool:
+    """Whether the letters around text[i] form a prose word: two or more letters that no
+    backslash starts (`cm`, `apples`), not a variable (`x`, `k`) or a command (`\\pi`)."""
+    a = b = i
+    while a > 0 and text[a - 1].isalpha() and text[a - 1].isascii():
+        a -= 1
+    while b < len(text) and text[b].isalpha() and text[b].isascii():
+        b += 1
+    return b - a >= 2 and not (a > 0 and text[a - 1] == "\\")
+
+
+def _right(text: str, i: int) -> int:
+    depth = 0
+    while i < len(text) and text[i] != "\n":
+        c = text[i]
+        if depth > 0:
+            depth += {"{": 1, "}": -1}.get(c, 0)
+        elif c == "{":
+            depth = 1
+        elif c == "\\" and i + 1 < len(text) and text[i + 1].isalpha():
+            i += 1
+            while i < len(text) and text[i].isalpha():
+                i += 1
+            continue
+        elif c.isalpha() and c.isascii():
+            if _is_word_at(text, i, 1) or text[i + 1 : i + 2] in ("²", "³"):
+                break  # a word, or a unit: `1,000.99m²`
+        elif c in " \t":
+            j = _space_right(text, i)
+            if j is None:
+                break
+            i = j
+            continue
+        elif _ends_right(text, i, c):
+            break
+        i += 1
+    return i
+
+
+def _space_right(text: str, i: int) -> int | None:
+    """Past the spaces at text[i] when they join two parts (`x^2 + 1`, `3 \\sqrt{2}`)."""
+    j = i
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    joins = text[i - 1] in _SPACE_AFTER or (j < len(text) and text[j] in _SPACE_BEFORE)
+    return j if joins and j < len(text) else None
+
+
+def _ends_right(text: str, i: int, c: str) -> bool:
+    if c == ".":
+        return not (i + 1 < len(text) and text[i + 1].isdigit())  # 0.5 goes on, `1.` ends
+    return (c == "!" and _exclaims(text, i)) or c not in _MATH_CHARS
+
+
+def _exclaims(text: str, i: int) -> bool:
+    """`42!` at the end of a sentence is an exclamation; `3! ways` is a factorial."""
+    rest = text[i + 1 :].lstrip(" \t")
+    return not rest or rest[0] == "\n" or rest[0].isupper() or rest[0] in "!?"
+
+
+def _left(text: str, i: int) -> int:
+    depth = 0
+    while i > 0 and text[i - 1] != "\n":
+        c = text[i - 1]
+        if depth > 0:
+            depth += {"}": 1, "{": -1}.get(c, 0)
+        elif c == "}":
+            depth = 1
+        elif c.isalpha() and c.isascii():
+            k = i - 1
+            while k > 0 and text[k - 1].isalpha():
+                k -= 1
+            if k > 0 and text[k - 1] == "\\":
+                i = k - 1  # a command: `\sqrt`, `\pi`
+                continue
+            if i - 1 - k >= 1:
+                break  # a prose word
+        elif c in " \t":
+            j = _space_left(text, i)
+            if j is None:
+                break
+            i = j
+            continue
+        elif c == "=" or c not in _MATH_CHARS or (c == "." and not text[i - 2 : i - 1].isdigit()):
+            break
+        i -= 1
+    return i
+
+
+def _space_left(text: str, i: int) -> int | None:
+    """Before the spaces that end at text[i] when they join two parts (`y + 5`, `\\log_2 4`)."""
+    j = i - 1
+    while j > 0 and text[j - 1] in " \t":
+        j -= 1
+    head = text[:j].rsplit(None, 1)[-1] if text[:j].strip() else ""
+    joins = text[i] in _SPACE_BEFORE or (j > 0 and text[j - 1] in _SPACE_AFTER)
+    return j if (joins or _LATEX_WORD_RE.fullmatch(head)) and j > 0 else None
