@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 
-_MATH_CHARS = frozenset("0123456789{}^_+-*/()!'<>:√π∞.")
-_SPACE_AFTER = frozenset("+-*/^_<>")  # an operator on the left joins across a space
-_SPACE_BEFORE = frozenset("+-*/^_<>\\√π")  # an operator or a command on the right joins
+# no `:` (`1:15` is a time, not 1/15) and no `=`; `<`, `>`, `≠`, `≥`, `≤` keep a relation whole
+_MATH_CHARS = frozenset("0123456789{}^_+-*/()!'<>√π∞.×÷·≠≥≤")
+_SPACE_AFTER = frozenset("+-*/^_<>×÷·≠≥≤")  # an operator on the left joins across a space
+_SPACE_BEFORE = frozenset("+-*/^_<>\\√π×÷·≠≥≤")  # an operator or a command on the right joins
+_UNIT_LETTERS = frozenset("msgLh")  # `5m`, `30g`, `2L`, `1990s`: a unit, not a variable
+_PLAIN_DASHED_RE = re.compile(r"[\d.,]+(?:\s*--?\s*[\d.,]+)+")  # 3-5, 3 - 2, 2023-05-10, 7 -- 2
+_TAG_RE = re.compile(r"</?[A-Za-z]+>?")  # `<answer>5`, `<b>12</b`
 _LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+(?:_\{?\w+\}?|\^\{?\w+\}?)?")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
 _TRAIL = " \t.,;:?+-*/=<>"
@@ -27,9 +31,10 @@ def expression_around(text: str, start: int, end: int) -> str | None:
     number = text[start:end]
     if _THOUSANDS_RE.fullmatch(number):
         number = number.replace(",", "")  # `1,000.99m` is not the list 1, 000.99m
-    run = (text[left:start] + number + text[end:right]).lstrip(" *:").rstrip(_TRAIL)
-    if run == number or not run:
-        return None
+    run = (text[left:start] + number + text[end:right]).rstrip(_TRAIL)
+    run = re.sub(r"^(?:[ *:<>=]|-(?=[\s>-])|-$)+", "", run)  # `**12`, `-> 12`, a `- 12` bullet
+    if run == number or not run or _PLAIN_DASHED_RE.fullmatch(run) or _TAG_RE.search(run):
+        return None  # a range, a score, a date or a dash between plain numbers: the number
     if run.count("{") != run.count("}") or run.count("(") != run.count(")"):
         return None
     if _BOX_RE.search(run):
@@ -62,8 +67,8 @@ def _right(text: str, i: int) -> int:
                 i += 1
             continue
         elif c.isalpha() and c.isascii():
-            if _is_word_at(text, i, 1) or text[i + 1 : i + 2] in ("²", "³"):
-                break  # a word, or a unit: `1,000.99m²`
+            if _is_word_at(text, i, 1) or text[i + 1 : i + 2] in ("²", "³") or _is_unit(text, i):
+                break  # a word, or a unit: `1,000.99m²`, `5m`
         elif c in " \t":
             j = _space_right(text, i)
             if j is None:
@@ -89,6 +94,16 @@ def _ends_right(text: str, i: int, c: str) -> bool:
     if c == ".":
         return not (i + 1 < len(text) and text[i + 1].isdigit())  # 0.5 goes on, `1.` ends
     return (c == "!" and _exclaims(text, i)) or c not in _MATH_CHARS
+
+
+def _is_unit(text: str, i: int) -> bool:
+    """`5m`, `30g`, `1990s`: a unit letter right after a digit, nothing mathematical after."""
+    after = text[i + 1 : i + 2]
+    return (
+        text[i] in _UNIT_LETTERS
+        and text[i - 1 : i].isdigit()
+        and not (after and (after.isalnum() or after in "^_{("))
+    )
 
 
 def _exclaims(text: str, i: int) -> bool:
@@ -120,6 +135,9 @@ def _left(text: str, i: int) -> int:
                 break
             i = j
             continue
+        elif c == "=" and text[i - 2 : i - 1] in ("!", "<", ">") and text[i - 2 : i - 1]:
+            i -= 2  # `x != 3`, `x <= 5`: a relation, read whole
+            continue
         elif c == "=" or c not in _MATH_CHARS or (c == "." and not text[i - 2 : i - 1].isdigit()):
             break
         i -= 1
@@ -133,4 +151,5 @@ def _space_left(text: str, i: int) -> int | None:
         j -= 1
     head = text[:j].rsplit(None, 1)[-1] if text[:j].strip() else ""
     joins = text[i] in _SPACE_BEFORE or (j > 0 and text[j - 1] in _SPACE_AFTER)
+    joins = joins or text[j - 2 : j] in ("!=", "<=", ">=")  # `x != 3`: a relation
     return j if (joins or _LATEX_WORD_RE.fullmatch(head)) and j > 0 else None
