@@ -150,7 +150,12 @@ MATH = Stage(
     title="math: two-digit column arithmetic",
     why=(
         "A held-out task is a number pair never trained on whose digit facts the train split "
-        "holds, so pass@1 rises only if the model applies the column rule better."
+        "holds, so pass@1 rises only if the model applies the column rule better. Over 8 warm "
+        "starts built on one CPU (each seed its own SFT data order, frontier and GRPO samples) "
+        "this recipe raised held-out pass@1 on every seed, 7 of 8 at p < 0.05 (+0.072 to "
+        "+0.189 from warm starts at 0.39-0.77); the eighth, the strongest warm start (0.886 "
+        "before), rose +0.008, not significant: the rise shrinks with the headroom the warm "
+        "start leaves (bench/README.md)."
     ),
 )
 AGENT = Stage(

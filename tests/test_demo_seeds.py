@@ -16,6 +16,8 @@ from rlvr.tiny import tiny_columns_sft_dir
 ROOT = Path(__file__).resolve().parents[1]
 H200 = ROOT / "bench" / "results" / "demo_seeds_h200_validation.jsonl"
 CPU = ROOT / "bench" / "results" / "demo_seeds_cpu_validation.jsonl"
+TEST_DEMO = ROOT / "bench" / "results" / "demo_seeds_cpu_test32.jsonl"
+TEST_SEEDED = ROOT / "bench" / "results" / "demo_seeds_cpu_test32_wseed.jsonl"
 
 
 @pytest.fixture()
