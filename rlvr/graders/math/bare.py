@@ -42,7 +42,7 @@ def expression_around(text: str, start: int, end: int) -> str | None:
     return run
 
 
-def _is_word_at(text: str, i: int, step: int) -> bool:
+def _is_word_at(text: str, i: int) -> bool:
     """Whether the letters around text[i] form a prose word: two or more letters that no
     backslash starts (`cm`, `apples`), not a variable (`x`, `k`) or a command (`\\pi`)."""
     a = b = i
@@ -67,7 +67,7 @@ def _right(text: str, i: int) -> int:
                 i += 1
             continue
         elif c.isalpha() and c.isascii():
-            if _is_word_at(text, i, 1) or text[i + 1 : i + 2] in ("²", "³") or _is_unit(text, i):
+            if _is_word_at(text, i) or text[i + 1 : i + 2] in ("²", "³") or _is_unit(text, i):
                 break  # a word, or a unit: `1,000.99m²`, `5m`
         elif c in " \t":
             j = _space_right(text, i)
@@ -108,8 +108,10 @@ def _is_unit(text: str, i: int) -> bool:
 
 def _exclaims(text: str, i: int) -> bool:
     """`42!` at the end of a sentence is an exclamation; `3! ways` is a factorial."""
-    rest = text[i + 1 :].lstrip(" \t")
-    return not rest or rest[0] == "\n" or rest[0].isupper() or rest[0] in "!?"
+    j = i + 1
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    return j == len(text) or text[j] == "\n" or text[j].isupper() or text[j] in "!?"
 
 
 def _left(text: str, i: int) -> int:
