@@ -36,8 +36,9 @@ def gold_problem(result: JobResult, timeout_s: float) -> Verdict | None:
 def worker_verdict(
     result: JobResult, details: dict[str, Any], timeout_s: float, reject_late: bool = False
 ) -> Verdict:
-    """The verdict of one answer from its worker result (a crash is masked; a timeout scores 0
-    when `reject_late`, after its second try, and is masked otherwise)."""
+    """The verdict of one answer from its worker result, after its second try: a crash scores
+    0 with a `checker_exception` flag; a timeout scores 0 when `reject_late` and is masked
+    otherwise."""
     details = {**details, "path": "worker"}
     if result.status == "timeout":
         if reject_late:
