@@ -18,6 +18,7 @@ H200 = ROOT / "bench" / "results" / "demo_seeds_h200_validation.jsonl"
 CPU = ROOT / "bench" / "results" / "demo_seeds_cpu_validation.jsonl"
 TEST_DEMO = ROOT / "bench" / "results" / "demo_seeds_cpu_test32.jsonl"
 TEST_SEEDED = ROOT / "bench" / "results" / "demo_seeds_cpu_test32_wseed.jsonl"
+AGENT_VALIDATION = ROOT / "bench" / "results" / "agent_seeds_cpu_validation.jsonl"
 
 
 @pytest.fixture()
@@ -87,6 +88,16 @@ def test_the_stored_test_rows_over_warm_starts_meet_the_count_and_the_demos_does
     seed0 = next(r for r in seeded if r["seed"] == 0)
     same = {k: v for k, v in seed0.items() if k not in ("warm_start", "same_run_as")}
     assert any({k: v for k, v in r.items() if k != "warm_start"} == same for r in fixed)
+
+
+def test_the_stored_agent_validation_rows_are_what_bench_readme_says(ds: Any) -> None:
+    """The agent stage on its validation slice: every stored seed rose, and bench/README.md
+    states the count the rows give."""
+    rows = ds.read_rows(AGENT_VALIDATION)
+    assert sorted(r["seed"] for r in rows) == list(range(len(rows))) and len(rows) >= 6
+    assert {r["phase"] for r in rows} == {"validation"} and all(r["diff"] > 0 for r in rows)
+    wins = sum(r["diff"] > 0 and r["p"] < 0.05 for r in rows)
+    assert f"{wins} of {len(rows)} at p < 0.05" in (ROOT / "bench" / "README.md").read_text()
 
 
 def test_the_validation_slice_is_128_train_pairs_the_rest_never_holds(ds: Any) -> None:
