@@ -42,8 +42,8 @@ from rlvr.evaluation.run import EvalConfig, run_eval
 from rlvr.registry import load_env
 from rlvr.selection import select_tasks
 from rlvr.splits import stable_subset
+from rlvr.tiny import VALIDATION_PAIRS, validation_pairs
 
-VALIDATION_PAIRS = 128
 EVAL_SAMPLES = 8
 # Candidates over the demo's shared settings (GRPO_RECIPE): a name says lr x steps and what else
 # differs. lr2e-4x40 was the demo's recipe before the 8-seed search on the H200; lr1e-4x60 won
@@ -83,20 +83,22 @@ def frontier_tasks(name: str, quick: bool) -> int | None:
 
 def validation_slice() -> tuple[list[Any], list[Any]]:
     """(validation pairs, the rest of the train split): a stable hash-chosen 128 pairs."""
-    env = load_env(MATH.env)
-    train = select_tasks(env, split="train")
-    val = stable_subset(train, VALIDATION_PAIRS, salt="validation")
+    train = select_tasks(load_env(MATH.env), split="train")
+    val = validation_pairs()
     ids = {t.id for t in val}
     return val, [t for t in train if t.id not in ids]
 
 
-def warm_start(seed: int, validation: bool, device: str, quick: bool) -> str:
-    """The seed's warm start (leaving the validation slice out for the validation phase)."""
+def warm_start(
+    seed: int, validation: bool, device: str, quick: bool, to_strength: bool = False
+) -> str:
+    """The seed's warm start: 800 steps (leaving the validation slice out for the validation
+    phase), or built to a strength on the validation slice as the demo's is (`to_strength`)."""
     from rlvr.tiny import tiny_columns_sft_dir
 
     leave_out = [t.id for t in validation_slice()[0]] if validation else []
     steps = 4 if quick else None  # --quick: the suite checks the plumbing, not the model
-    return str(tiny_columns_sft_dir(None, None, seed, leave_out, device, steps))
+    return str(tiny_columns_sft_dir(None, None, seed, leave_out, device, steps, to_strength))
 
 
 def _paired(before: Path, after: Path) -> dict[str, Any]:
@@ -182,15 +184,19 @@ def validation_run(
 def run_on_test_split(
     name: str, seed: int, device: str, out: Path, quick: bool, warm: str, samples: int
 ) -> dict[str, Any]:
-    """The candidate as the demo runs it (rlvr.demo.run_stage), from the seed's warm start or
-    (`warm` "demo") from the demo's own, which this machine builds with seed 0; `samples` a
-    pair before and after (the demo's own count)."""
+    """The candidate as the demo runs it (rlvr.demo.run_stage), from the seed's warm start
+    (`warm` "seed": 800 steps on the whole train split; "strength": built to a strength as the
+    demo's is, so seed 0's is the demo's) or from the demo's own for every seed ("demo");
+    `samples` a pair before and after (the demo's own count)."""
     steps, settings = recipe(name, quick)
     out = out / "test" / name / warm
+    model = (
+        MATH.model if warm == "demo" else warm_start(seed, False, device, quick, warm == "strength")
+    )
     stage = replace(
         MATH,
         name=f"seed{seed}",
-        model=MATH.model if warm == "demo" else warm_start(seed, False, device, quick),
+        model=model,
         seed=seed,
         steps=steps,
         train={**settings, "device": device},
@@ -329,9 +335,10 @@ def main() -> None:
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument(
         "--warm-start",
-        choices=["seed", "demo"],
+        choices=["seed", "strength", "demo"],
         default="seed",
-        help="test phase: each seed's own warm start, or the demo's (tiny-columns-sft) for all",
+        help="test phase: each seed's own warm start (800 steps, or built to the strength "
+        "rule as the demo's is: seed 0's is the demo's), or the demo's (tiny-columns-sft) for all",
     )
     ap.add_argument("--out", type=Path, default=Path("runs/demo-seeds"))
     ap.add_argument(
@@ -372,7 +379,9 @@ def main() -> None:
         chosen = chosen or DEMO_RECIPE
         rows = [r for r in run_phase("test", [chosen], args, results, MATH.eval_samples)
                 if r["recipe"] == chosen and r["warm_start"] == args.warm_start]  # fmt: skip
-        md += table(rows, "test: the demo's held-out pairs, warm starts on the whole train split")
+        where = {"strength": "built to a strength on the validation pairs"}
+        title = f"warm starts {where.get(args.warm_start, 'on the whole train split')}"
+        md += table(rows, f"test: the demo's held-out pairs, {title}")
     (args.out / "seeds.md").write_text(md)
     print(md)
 

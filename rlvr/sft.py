@@ -29,6 +29,7 @@ from rlvr.rollout import RolloutConfig, score_tasks
 from rlvr.types import Task
 
 IGNORE = -100
+StopCheck = Callable[[int, PreTrainedModel], bool]  # (steps done, model) -> end training now
 
 
 class SFTConfig(LoraFields):
@@ -62,6 +63,7 @@ class SFTResult(BaseModel):
     last_loss: float
     losses: list[float]
     seconds: float
+    stopped_early: bool = False  # a `stop` check ended training before config.steps
 
 
 def answer_fence(env: Environment) -> str | None:
@@ -148,12 +150,13 @@ def train_sft(
     examples: Sequence[tuple[Prompt, str]],
     config: SFTConfig,
     on_step: Callable[[int, float], None] | None = None,
+    stop: StopCheck | None = None,
 ) -> SFTResult:
     """Fine-tune `model` in place on (prompt, completion) pairs; returns the loss curve. Only
     parameters with requires_grad train (the adapters of a LoRA model)."""
     limit = max_length_of(model, config)
     encoded = [encode_example(tokenizer, p, c, limit) for p, c in examples]
-    return train_encoded(model, tokenizer, encoded, config, on_step)
+    return train_encoded(model, tokenizer, encoded, config, on_step, stop)
 
 
 def max_length_of(model: PreTrainedModel, config: SFTConfig) -> int:
@@ -167,9 +170,13 @@ def train_encoded(
     encoded: Sequence[tuple[list[int], list[int]]],
     config: SFTConfig,
     on_step: Callable[[int, float], None] | None = None,
+    stop: StopCheck | None = None,
 ) -> SFTResult:
     """Fine-tune `model` in place on (input ids, labels) pairs, labels IGNORE where no loss
-    goes (a prompt, an episode's environment tokens)."""
+    goes (a prompt, an episode's environment tokens). `stop(steps_done, model)`, asked after
+    every step (the last too), may end training early (a warm start built to a strength,
+    rlvr.warm_strength); it runs between steps, so the steps before a stop are exactly those
+    of a full run."""
     if not encoded:
         raise RlvrError("nothing to train on", "give tasks with references, or episodes that "
                         "passed their judge")  # fmt: skip
@@ -185,6 +192,7 @@ def train_encoded(
     losses: list[float] = []
     every = max(1, config.steps // 50)
     start = time.perf_counter()
+    done, stopped = 0, False
     model.train()
     for step in range(config.steps):
         while len(order) < config.batch_size:
@@ -203,13 +211,19 @@ def train_encoded(
         window.append(value)
         if on_step:
             on_step(step, value)
-        if len(window) == every or step == config.steps - 1:
+        done = step + 1
+        stopped = stop is not None and stop(done, model) and done < config.steps
+        if len(window) == every or done == config.steps or stopped:
             losses.append(sum(window) / len(window))
             window = []
+        if stopped:
+            break
+        model.train()  # a stop check may have sampled in eval mode
     model.eval()
     return SFTResult(
         n_examples=len(encoded),
-        steps=config.steps,
+        steps=done,
+        stopped_early=stopped,
         first_loss=losses[0],
         last_loss=losses[-1],
         losses=losses,
@@ -227,14 +241,15 @@ def run_sft(
     on_step: Callable[[int, float], None] | None = None,
     threads: int | None = None,
     base: str | None = None,
+    stop: StopCheck | None = None,
 ) -> SFTResult:
     """Fine-tune the model saved in `model_dir` on the environment's references and save the
     checkpoint (model, tokenizer, sft.json) to `out`. `threads` caps CPU threads; `base` names
-    the starting model in sft.json (default: `model_dir`). A `--model` spec becomes a folder
-    with `rlvr.models.resolve_model`."""
+    the starting model in sft.json (default: `model_dir`); `stop` may end training early (see
+    `train_encoded`). A `--model` spec becomes a folder with `rlvr.models.resolve_model`."""
     examples = examples_from_tasks(env, tasks if tasks is not None else env.tasks())
     return run_sft_examples(
-        model_dir, examples, config, out, env.name, threads, on_step, device, base=base
+        model_dir, examples, config, out, env.name, threads, on_step, device, base, stop
     )
 
 
@@ -248,6 +263,7 @@ def run_sft_examples(
     on_step: Callable[[int, float], None] | None = None,
     device: str | None = "cpu",
     base: str | None = None,
+    stop: StopCheck | None = None,
 ) -> SFTResult:
     """Fine-tune the model saved in `model_dir` on (prompt, completion) pairs and save it to
     `out` (model, tokenizer, sft.json naming `label` as the data, `base` as the start); with
@@ -256,7 +272,7 @@ def run_sft_examples(
     if config.lora:
         lm = add_lora(lm, config)
     with torch_threads(threads):
-        result = train_sft(lm, tokenizer, examples, config, on_step=on_step)
+        result = train_sft(lm, tokenizer, examples, config, on_step, stop)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     save_model(lm, out, config)

@@ -1,4 +1,4 @@
-"""The demo's agent warm start `tiny-columns-agent-sft`: tiny-columns-sft shown how to submit.
+"""The demo's agent warm start `tiny-columns-agent-sft`: the columns warm start shown how to submit.
 
 A model that never calls a tool gives RL nothing to learn about tools. This warm start teaches
 the call's format (and nothing about when submitting through the tool pays) from scripted
@@ -113,7 +113,9 @@ def tiny_columns_agent_sft_dir(
     seed: int = 0,
     leave_out: Collection[str] = (),
 ) -> Path:
-    """The folder of `tiny-columns-agent-sft` (built once from the demo's tiny-columns-sft).
+    """The folder of `tiny-columns-agent-sft`, built once from the columns warm start of a fixed
+    800 steps on every train pair (`tiny_columns_sft_dir(to_strength=False)`: the base every
+    agent figure in bench/README.md was measured from).
 
     `steps` and `base_steps` shorten this warm start and its base (a quick check of the
     plumbing); a seed search varies `seed` (both data orders) and leaves a validation slice out
@@ -122,7 +124,9 @@ def tiny_columns_agent_sft_dir(
     tasks = [t for t in env.tasks_in("train")
              if t.reference and t.gold is not None and t.id not in leave_out]  # fmt: skip
     recipe = agent_recipe() | ({"steps": steps} if steps else {}) | ({"seed": seed} if seed else {})
-    base = tiny_columns_sft_dir(cache_dir, seed=seed, leave_out=leave_out, steps=base_steps)
+    base = tiny_columns_sft_dir(
+        cache_dir, seed=seed, leave_out=leave_out, steps=base_steps, to_strength=False
+    )
     task_key = digest([[t.id, t.prompt, t.reference, t.gold] for t in tasks])
     reply = wrong_reply(env, tasks[0])  # the shapes' own text: a change of format rebuilds
     shapes = [teacher_episode(tasks[0], s, random.Random(0), reply).model_dump() for s in SHAPES]

@@ -73,6 +73,7 @@ LAYERS: list[tuple[str, list[str]]] = [
             "rlvr.pairs",
             "rlvr.frontier_report",
             "rlvr.sft",
+            "rlvr.warm_strength",
             "rlvr.distil",
             "rlvr.distil_dataset",
             "rlvr.evaluation",
