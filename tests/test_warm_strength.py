@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from rlvr.demo_page import sft_sentence
 from rlvr.registry import load_env
 from rlvr.sft import SFTConfig, examples_from_tasks, train_sft
 from rlvr.tiny import (
@@ -84,6 +85,9 @@ def test_sft_stops_at_the_first_check_whose_probe_reaches_the_target() -> None:
     assert stop.checks[-1]["pass_at_1"] >= 0.25
     assert all(c["pass_at_1"] < 0.25 for c in stop.checks[:-1])
     assert stop.record()["reached"] is True
+    sentence = sft_sentence({**result.model_dump(), "strength": stop.record()})
+    assert f"stopped at step {result.steps}, the first check to reach 0.25" in sentence
+    assert f"{stop.checks[-1]['pass_at_1']:.3f} at step {result.steps}." in sentence
 
 
 def test_the_demos_warm_start_leaves_the_validation_pairs_out_and_carries_the_rule(
@@ -104,3 +108,7 @@ def test_the_demos_warm_start_leaves_the_validation_pairs_out_and_carries_the_ru
     assert json.loads((fixed / "sft.json").read_text())["n_examples"] == 917
     assert "strength" not in json.loads((fixed / "sft.json").read_text())
     assert tiny_columns_sft_dir(tmp_path, steps=1) == strength  # cached
+    assert "trained all 1 steps without reaching 0.8" in sft_sentence(record)
+    assert sft_sentence(json.loads((fixed / "sft.json").read_text())) == (
+        "The warm start trained 1 SFT steps."
+    )

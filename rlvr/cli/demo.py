@@ -21,6 +21,7 @@ from rlvr.cli.train import print_eval
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo
 from rlvr.demo_code import CODE, CodeResult, CodeStage, run_code_stage, stage_problem
 from rlvr.demo_jobs import StageCallbacks, run_pipeline
+from rlvr.demo_page import warm_start_sentence
 from rlvr.demo_transcripts import episode_figures
 
 
@@ -98,7 +99,7 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
     if problem is not None:  # said first, so nobody waits through the math stage to learn it
         stderr.print(f"the code stage will not run: {problem}", highlight=False)
     stages = tuple(stage if steps is None else replace(stage, steps=steps) for stage in STAGES)
-    for stage in stages:  # built here, one after the other: the agent's starts from the math's
+    for stage in stages:  # built here, one after the other, each with its bar
         warm_start(stage.model)
     with ExitStack() as bars:
         callbacks = {s.name: bars.enter_context(_stage_bars(s)) for s in stages}
@@ -182,6 +183,7 @@ def _summary(result: StageResult, index: Path) -> dict[str, Any]:
         "stage": result.stage.name,
         "env": result.stage.env,
         "model": result.stage.model,
+        "warm_start": warm_start_sentence(result.stage.model),
         "frontier": {
             k: result.frontier[k] for k in ("tasks", "always_pass", "always_fail", "kept")
         },
@@ -201,6 +203,8 @@ def _summary(result: StageResult, index: Path) -> dict[str, Any]:
 def _print_summary(result: StageResult) -> None:
     console = Console()
     f, name = result.frontier, result.stage.name
+    if sentence := warm_start_sentence(result.stage.model):
+        console.print(f"{name}: {sentence}", highlight=False)
     console.print(
         f"{name}: frontier: {f['kept']} of {f['tasks']} {result.stage.env} train tasks kept "
         f"({f['always_pass']} always pass, {f['always_fail']} always fail)",
