@@ -18,6 +18,7 @@ from rlvr.cli.common import JsonOpt, emit, fmt, stderr
 from rlvr.cli.progress import Progress
 from rlvr.cli.sampling import rollout_bar, warm_start
 from rlvr.cli.train import print_eval
+from rlvr.cli.warm_starts import build_warm_starts
 from rlvr.demo import DEFAULT_ENVS, STAGES, Stage, StageResult, run_demo
 from rlvr.demo_code import CODE, CodeResult, CodeStage, run_code_stage, stage_problem
 from rlvr.demo_jobs import StageCallbacks, run_pipeline
@@ -99,8 +100,7 @@ def _loop(out: Path, steps: int | None, json_out: bool, code: bool) -> None:
     if problem is not None:  # said first, so nobody waits through the math stage to learn it
         stderr.print(f"the code stage will not run: {problem}", highlight=False)
     stages = tuple(stage if steps is None else replace(stage, steps=steps) for stage in STAGES)
-    for stage in stages:  # built here, one after the other, each with its bar
-        warm_start(stage.model)
+    build_warm_starts([stage.model for stage in stages])  # side by side on 2 cores
     with ExitStack() as bars:
         callbacks = {s.name: bars.enter_context(_stage_bars(s)) for s in stages}
         results, graded, index = run_pipeline(

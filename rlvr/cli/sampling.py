@@ -23,12 +23,10 @@ from rich.text import Text
 from rlvr.cli.common import stderr
 from rlvr.cli.models import convert_with_bar
 from rlvr.cli.progress import Progress
+from rlvr.cli.warm_starts import build_warm_starts
 from rlvr.episodes.admission import queued
 from rlvr.models import default_threads, gguf_source, make_policy
 from rlvr.policies.base import Policy, SamplingConfig
-from rlvr.tiny import columns_sft_recipe, sft_recipe, tiny_columns_sft_dir, tiny_sft_dir
-from rlvr.tiny_agent import agent_recipe, tiny_columns_agent_sft_dir
-from rlvr.tiny_code import code_sft_recipe, tiny_code_sft_dir
 
 if TYPE_CHECKING:
     from rlvr.rollout import Progress as RolloutProgress
@@ -75,32 +73,15 @@ WorkersOpt = Annotated[int, typer.Option("--grade-workers", min=1, help="Groups 
 
 
 def warm_start(model: str) -> None:
-    """Build tiny-sft / tiny-columns-sft / tiny-code-sft (minutes, once) with a progress bar
-    over its SFT steps, or convert a GGUF model (smollm2-135m, a .gguf file) once with a bar;
-    any other spec needs no building."""
+    """Build tiny-sft / tiny-columns-sft / tiny-columns-agent-sft / tiny-code-sft (minutes,
+    once) with a progress bar over each SFT run (rlvr.cli.warm_starts), or convert a GGUF
+    model (smollm2-135m, a .gguf file) once with a bar; any other spec needs no building."""
     if not model.startswith(("http://", "https://", "replay:")):
         source = gguf_source(model)
         if source is not None:
             convert_with_bar(*source)
             return
-    builders = {
-        "tiny-sft": (tiny_sft_dir, sft_recipe),
-        "tiny-columns-sft": (tiny_columns_sft_dir, columns_sft_recipe),
-        "tiny-columns-agent-sft": (tiny_columns_agent_sft_dir, agent_recipe),
-        "tiny-code-sft": (tiny_code_sft_dir, code_sft_recipe),
-    }
-    if model not in builders:
-        return
-    build, recipe = builders[model]
-    columns = (TextColumn(f"SFT warm start ({model}, once)"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TextColumn("{task.fields[loss]}"), console=stderr) as bar:
-        task = bar.add_task("sft", total=recipe()["steps"], loss="")
-
-        def on_step(step: int, loss: float) -> None:
-            bar.update(task, completed=step + 1, loss=f"loss {loss:.3f}")
-
-        build(on_step=on_step)
-        bar.update(task, completed=recipe()["steps"], loss="ready")
+    build_warm_starts([model])
 
 
 def open_policy(
