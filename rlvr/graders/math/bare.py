@@ -17,29 +17,63 @@ _SPACE_AFTER = frozenset("+-*/^_<>×÷·≠≥≤")  # an operator on the left j
 _SPACE_BEFORE = frozenset("+-*/^_<>\\√π×÷·≠≥≤")  # an operator or a command on the right joins
 _UNIT_LETTERS = frozenset("msgLh")  # `5m`, `30g`, `2L`, `1990s`: a unit, not a variable
 _PLAIN_DASHED_RE = re.compile(r"[\d.,]+(?:\s*--?\s*[\d.,]+)+")  # 3-5, 3 - 2, 2023-05-10, 7 -- 2
-_TAG_RE = re.compile(r"</?[A-Za-z]+>?")  # `<answer>5`, `<b>12</b`
+_TAG_RE = re.compile(r"</[A-Za-z]+>?|<[A-Za-z]+>")  # `<answer>5`, `<b>12</b`; not `0<x<5`
+# commands that end a value on its right: spacing, arrows, checks, prose (`5 \quad \text{...}`)
+_STOP_COMMANDS = frozenset(
+    {"quad", "qquad", "Rightarrow", "rightarrow", "Longrightarrow", "longrightarrow", "implies",
+     "iff", "to", "therefore", "because", "checkmark", "text", "textbf", "textit", "mbox",
+     "hspace", "hfill", "mathrm"}
+)  # fmt: skip
+_ARROW_RE = re.compile(r"-+>|=+>")
+_HALF_BEFORE_RE = re.compile(r"(?:[-=]|<[A-Za-z]+)[ \t]*$")  # `-`, `=`, `<answer` before a `>`
+_SIGN_BEFORE_RE = re.compile(  # what a minus after it is the sign of: `=`, `(`, a stating word
+    r"(?:[=(]|\b(?:is|are|was|were|be|equals?|gives?|gets?|got|makes?|becomes?|to|of))[ \t]*$",
+    re.IGNORECASE,
+)
 _LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+(?:_\{?\w+\}?|\^\{?\w+\}?)?")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
 _TRAIL = " \t.,;:?+-*/=<>"
 _THOUSANDS_RE = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
-def expression_around(text: str, start: int, end: int) -> str | None:
-    """The run of mathematics holding text[start:end] (a number), or None when the number
-    stands alone or the run is not one expression (unbalanced, a box cut off)."""
+def expression_around(text: str, start: int, end: int) -> tuple[str, int] | None:
+    """(the run of mathematics holding text[start:end] (a number), where the run ends in
+    `text`: a `%` or a scale word may follow), or None when the number stands alone or the
+    run is not one expression (unbalanced, a box cut off)."""
     left, right = _left(text, start), _right(text, end)
     number = text[start:end]
     if _THOUSANDS_RE.fullmatch(number):
         number = number.replace(",", "")  # `1,000.99m` is not the list 1, 000.99m
-    run = (text[left:start] + number + text[end:right]).rstrip(_TRAIL)
-    run = re.sub(r"^(?:[ *:<>=]|-(?=[\s>-])|-$)+", "", run)  # `**12`, `-> 12`, a `- 12` bullet
+    run = _lead_stripped((text[left:start] + number + text[end:right]).rstrip(_TRAIL), text[:left])
     if run == number or not run or _PLAIN_DASHED_RE.fullmatch(run) or _TAG_RE.search(run):
         return None  # a range, a score, a date or a dash between plain numbers: the number
     if run.count("{") != run.count("}") or run.count("(") != run.count(")"):
         return None
     if _BOX_RE.search(run):
         return None  # "cut off \\boxed{12": an unclosed box, the number alone
-    return run
+    return run, len(text[:right].rstrip(_TRAIL))
+
+
+def _lead_stripped(run: str, before: str) -> str:
+    """The run without the markup and arrows in front of its value (`**12`, `-> 12`, `=> 12`,
+    a `- 12` bullet, `Total - 12`); a sign or a relation stays (`x = - 1/2` and `is - 2^{10}`
+    are negative, `is <= 5` is a bound, not 5)."""
+    line = before.rsplit("\n", 1)[-1]
+    signed = _SIGN_BEFORE_RE.search(line) is not None  # `x = - 5`, `is - 2^{10}`: a sign
+    quoted = not line.strip(" \t*") or _HALF_BEFORE_RE.search(line) is not None
+    while True:
+        head = run.lstrip(" \t*:")
+        arrow = _ARROW_RE.match(head)
+        if arrow:
+            head = head[arrow.end() :]
+        elif head.startswith(">") and quoted:
+            head = head[1:]  # a `> 12` quote, or the rest of `->`, `=>` or `<answer>` (its first
+            # half ended the left scan); elsewhere `>12` is a bound
+        elif head.startswith("-") and not signed and (head[1:2].isspace() or head == "-"):
+            head = head[1:]  # a `- 12` bullet, or a dash after a label: `Total apples - 12`
+        if head == run:
+            return run
+        run, quoted = head, False
 
 
 def _is_word_at(text: str, i: int) -> bool:
@@ -62,9 +96,12 @@ def _right(text: str, i: int) -> int:
         elif c == "{":
             depth = 1
         elif c == "\\" and i + 1 < len(text) and text[i + 1].isalpha():
-            i += 1
-            while i < len(text) and text[i].isalpha():
-                i += 1
+            k = i + 1
+            while k < len(text) and text[k].isalpha():
+                k += 1
+            if text[i + 1 : k] in _STOP_COMMANDS:
+                break
+            i = k
             continue
         elif c.isalpha() and c.isascii():
             if _is_word_at(text, i) or text[i + 1 : i + 2] in ("²", "³") or _is_unit(text, i):
@@ -93,6 +130,8 @@ def _space_right(text: str, i: int) -> int | None:
 def _ends_right(text: str, i: int, c: str) -> bool:
     if c == ".":
         return not (i + 1 < len(text) and text[i + 1].isdigit())  # 0.5 goes on, `1.` ends
+    if c == "'":
+        return not text[i - 1 : i].isalpha()  # `f'` is a prime; `'12'` and `12'` are not
     return (c == "!" and _exclaims(text, i)) or c not in _MATH_CHARS
 
 
@@ -140,10 +179,18 @@ def _left(text: str, i: int) -> int:
         elif c == "=" and text[i - 2 : i - 1] in ("!", "<", ">") and text[i - 2 : i - 1]:
             i -= 2  # `x != 3`, `x <= 5`: a relation, read whole
             continue
-        elif c == "=" or c not in _MATH_CHARS or (c == "." and not text[i - 2 : i - 1].isdigit()):
+        elif _ends_left(text, i, c):
             break
         i -= 1
     return i
+
+
+def _ends_left(text: str, i: int, c: str) -> bool:
+    """Whether text[i - 1] (`c`) ends the run on its left: `=`, prose, a sentence's full stop,
+    a quote mark (`'12'`; a prime follows a letter: `f'`)."""
+    if c == "'":
+        return not text[i - 2 : i - 1].isalpha()
+    return c == "=" or c not in _MATH_CHARS or (c == "." and not text[i - 2 : i - 1].isdigit())
 
 
 def _space_left(text: str, i: int) -> int | None:

@@ -32,6 +32,7 @@ from rlvr.graders.math.hedge import (
     negated,
 )
 from rlvr.graders.math.normalize import matching_brace
+from rlvr.graders.math.notation import scaled_expression
 from rlvr.graders.math.revision import WITHDRAWN, read_revision
 from rlvr.graders.math.statements import (
     HEDGED,
@@ -57,6 +58,8 @@ _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
+# an en or em dash after `=` is a sign: "x = –5"
+_DASH_SIGN_RE = re.compile(r"(=[ \t]*)[\u2013\u2014](?=[ \t]*[\d\\(])")
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _JOIN_MAX_GAP = 80
 
@@ -144,12 +147,16 @@ def _last_value(text: str) -> Extraction:
         if negated(clause, number.group(0)) or REFUSAL_RE.search(text):
             return Extraction((), "none", negated=True)  # "The answer can't be 3."
         hedged = _HEDGE_RE.search(clause) is not None
-        scale = SCALE_WORD_RE.match(text, number.end())  # "55 tens" is not 55
-        value = text[number.start() : scale.end()] if scale else number.group(0).replace(" ", "")
-        bare = expression_around(text, number.start(), number.end())
-        if bare is not None:
-            value = bare  # "AB = \\sqrt{2}" answers sqrt(2), "2^{10}" 1024: not 2, not 10
-        elif _PERCENT_AFTER_RE.match(text, number.end()):
+        value, after = number.group(0).replace(" ", ""), number.end()
+        widened = expression_around(text, number.start(), number.end())
+        if widened is not None:
+            value, after = widened  # "AB = \\sqrt{2}" answers sqrt(2), "2^{10}" 1024: not 2, 10
+        scale = SCALE_WORD_RE.match(text, after)  # "55 tens" is not 55
+        if scale and widened is None:
+            value = text[number.start() : scale.end()]
+        elif scale:
+            value = scaled_expression(value, scale.group(0))
+        elif _PERCENT_AFTER_RE.match(text, after):
             value += "%"  # "The probability is 50%." answers 50%, not 50
         return Extraction((value,), "last_number", hedged)
     assert span is not None
@@ -196,6 +203,8 @@ def _answer_text(completion: str) -> str | None:
         text = tags[-1].group(1)  # `<answer>20</answer> 18` answers 20
     if "\u2212" in text:
         text = _UMINUS_RE.sub(" -", text).replace("\u2212", "-")  # "is − 3" is -3
+    if "\u2013" in text or "\u2014" in text:
+        text = _DASH_SIGN_RE.sub(r"\1-", text)  # "x = –5" is -5 (a range `3–5` keeps its dash)
     return _NEGATIVE_WORD_RE.sub("-", text) if "egative" in text else text
 
 

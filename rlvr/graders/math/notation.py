@@ -70,6 +70,15 @@ def scaled(text: str) -> str:
     )
 
 
+def scaled_expression(expression: str, word: str) -> str:
+    """An expression followed by a scale word, as one expression: `2 \\cdot 3 million` is
+    `(2 \\cdot 3) \\cdot 1000000`, `2^{3} thousand` is 8000, `(x+1) squared` a square."""
+    word = word.strip().lower()
+    if word in ("squared", "cubed"):
+        return f"({expression})^{2 if word == 'squared' else 3}"
+    return f"({expression}) \\cdot {_SCALE[word.removesuffix('s')]}"
+
+
 def numbers(text: str) -> str:
     """`0.333\\ldots` is `0.\\overline{3}`; `\\sin 30^\\circ` is `\\sin(30\\pi/180)`."""
     return _TRIG_DEGREES_RE.sub(r"\\\1\2(\3\\pi/180)", _ELLIPSIS_RE.sub(_ellipsis, text))

@@ -38,6 +38,15 @@ _STRONG_RE = re.compile(  # stated as the answer, wherever in the revision: "sho
     re.IGNORECASE,
 )
 _BARE_RE = re.compile(r"^\W*$")  # "Wait, 41": the value right after the cue
+_LOOSE_STATED_RE = re.compile(  # "so 41 apples.", "comes to 41": stated when it ends its phrase
+    r"(?:\bso|\bthus|\bhence|\btherefore|\bthen|\bcomes?(?:[ \t]+out)?[ \t]+to|\btotals?)\W*$",
+    re.IGNORECASE,
+)
+_AFFIRMED_RE = re.compile(  # "Wait, 41 is correct.": the value affirmed after it
+    r"[ \t]*(?:is|was|would be)[ \t]+(?:the[ \t]+)?(?:correct|right|true|real|actual)\b"
+    r"(?![ \t]+(?:answer[ \t]+)?(?:to|for|if|when|because)\b)",
+    re.IGNORECASE,
+)
 _MENTION_RE = re.compile(  # "since 42 double counts": a reason, not a restatement
     r"\b(?:since|because|as|than|while|although|whereas|unlike|not)\W*(?:[^\W\d_]+\W+)?$", re.I
 )
@@ -102,11 +111,17 @@ def _last_stated(tail: str, checks: bool, answer: tuple[str, ...]) -> str | None
             return value  # the revision ends on the answer: "Wait, 3 × 14... yes, 42."
         if _STRONG_RE.search(before):
             return value
-        if k == 0 and (_BARE_RE.match(tail, 0, start) or _CUE_END_RE.search(before)):
-            if not checks and _BARE_END_RE.match(tail, start + len(value)):
+        if k > 0:
+            continue
+        ends = not checks and _BARE_END_RE.match(tail, start + len(value)) is not None
+        if _BARE_RE.match(tail, 0, start) or _CUE_END_RE.search(before):
+            if ends:
                 return value  # "Wait, 41.", "No, 41 apples." (not "No, 6 of them were eaten")
-        elif k == 0 and _STATED_RE.search(before):
+        elif _STATED_RE.search(before):
             return value
+        affirmed = _AFFIRMED_RE.match(tail, start + len(value)) is not None
+        if affirmed or (ends and _LOOSE_STATED_RE.search(before)):
+            return value  # "so 41 apples.", "the total comes to 41", "Wait, 41 is correct."
     return None
 
 
