@@ -18,18 +18,32 @@ _SPACE_BEFORE = frozenset("+-*/^_<>\\√π×÷·≠≥≤")  # an operator or a 
 _UNIT_LETTERS = frozenset("msgLh")  # `5m`, `30g`, `2L`, `1990s`: a unit, not a variable
 _PLAIN_DASHED_RE = re.compile(r"[\d.,]+(?:\s*--?\s*[\d.,]+)+")  # 3-5, 3 - 2, 2023-05-10, 7 -- 2
 _TAG_RE = re.compile(r"</[A-Za-z]+>?|<[A-Za-z]+>")  # `<answer>5`, `<b>12</b`; not `0<x<5`
-# commands that end a value on its right: spacing, arrows, checks, prose (`5 \quad \text{...}`)
+# commands that end a value on its right: spacing, arrows, checks (`5 \quad \text{(check)}`)
 _STOP_COMMANDS = frozenset(
-    {"quad", "qquad", "Rightarrow", "rightarrow", "Longrightarrow", "longrightarrow", "implies",
-     "iff", "to", "therefore", "because", "checkmark", "text", "textbf", "textit", "mbox",
-     "hspace", "hfill", "mathrm"}
-)  # fmt: skip
+    {
+        "quad",
+        "qquad",
+        "Rightarrow",
+        "rightarrow",
+        "Longrightarrow",
+        "longrightarrow",
+        "implies",
+        "iff",
+        "to",
+        "therefore",
+        "because",
+        "checkmark",
+        "hspace",
+        "hfill",
+    }
+)  # fmt: skip  (not \text or \mathrm: `5 \text{ million}`, `3\mathrm{i}` change the value)
 _ARROW_RE = re.compile(r"-+>|=+>")
 _HALF_BEFORE_RE = re.compile(r"(?:[-=]|<[A-Za-z]+)[ \t]*$")  # `-`, `=`, `<answer` before a `>`
-_SIGN_BEFORE_RE = re.compile(  # what a minus after it is the sign of: `=`, `(`, a stating word
-    r"(?:[=(]|\b(?:is|are|was|were|be|equals?|gives?|gets?|got|makes?|becomes?|to|of))[ \t]*$",
-    re.IGNORECASE,
+SIGN_BEFORE = (  # what a minus after it is the sign of: a relation, `(`, a stating word
+    r"(?:[=(≈≅~→⇒]|\\approx|"
+    r"\b(?:is|are|was|were|be|equals?|gives?|gets?|got|makes?|becomes?|to|of))[ \t]*"
 )
+_SIGN_BEFORE_RE = re.compile(SIGN_BEFORE + "$", re.IGNORECASE)
 _LATEX_WORD_RE = re.compile(r"\\[A-Za-z]+(?:_\{?\w+\}?|\^\{?\w+\}?)?")
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])")
 _TRAIL = " \t.,;:?+-*/=<>"

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from rlvr.graders.math.bare import expression_around
+from rlvr.graders.math.bare import SIGN_BEFORE, expression_around
 from rlvr.graders.math.hedge import (
     REFUSAL_RE,
     box_hedged,
@@ -58,8 +58,8 @@ _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)
 _NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
-# an en or em dash after `=` is a sign: "x = –5"
-_DASH_SIGN_RE = re.compile(r"(=[ \t]*)[\u2013\u2014](?=[ \t]*[\d\\(])")
+# an en or em dash where a minus is a sign (bare.SIGN_BEFORE) is one: "x = –5", "x is – 5"
+_DASH_SIGN_RE = re.compile(f"({SIGN_BEFORE})[\u2013\u2014](?=[ \t]*[\\d\\\\(])", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
 _JOIN_MAX_GAP = 80
 
@@ -157,7 +157,7 @@ def _last_value(text: str) -> Extraction:
         elif scale:
             value = scaled_expression(value, scale.group(0))
         elif _PERCENT_AFTER_RE.match(text, after):
-            value += "%"  # "The probability is 50%." answers 50%, not 50
+            value += "%"  # 50% is not 50; a widened `3 + 2%` is read as a boxed one is
         return Extraction((value,), "last_number", hedged)
     assert span is not None
     clause = _clause_of(text, span.start(), span.end())

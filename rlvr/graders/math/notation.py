@@ -72,11 +72,42 @@ def scaled(text: str) -> str:
 
 def scaled_expression(expression: str, word: str) -> str:
     """An expression followed by a scale word, as one expression: `2 \\cdot 3 million` is
-    `(2 \\cdot 3) \\cdot 1000000`, `2^{3} thousand` is 8000, `(x+1) squared` a square."""
+    `(2 \\cdot 3) \\cdot 1000000`, `2^{3} thousand` 8000. Where precedence leaves it open
+    what the word applies to (`1 + 2 squared`, `2 \\cdot 3 squared`, `1 + 2 million`), the
+    word stays a word, so the answer does not read as one value."""
     word = word.strip().lower()
+    operators = top_level_operators(expression)
+    if operators & {"+", "-", "/"} or (word in ("squared", "cubed") and operators):
+        return f"{expression} {word}"
     if word in ("squared", "cubed"):
         return f"({expression})^{2 if word == 'squared' else 3}"
     return f"({expression}) \\cdot {_SCALE[word.removesuffix('s')]}"
+
+
+_PRODUCT_COMMANDS = ("\\cdot", "\\times", "\\div")
+
+
+def top_level_operators(expression: str) -> set[str]:
+    """The binary operators outside brackets: `+`, `-` (not a leading sign), `*` (also `\\cdot`,
+    `\\times`, `×`, `·`) and `/` (also `\\div`, `÷`)."""
+    found: set[str] = set()
+    depth = 0
+    text = expression.strip()
+    for i, c in enumerate(text):
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth -= 1
+        elif depth == 0 and i > 0:
+            if c in "+-" and text[:i].rstrip()[-1:] not in ("", "^", "_", "e", "E", "(", "{"):
+                found.add(c)
+            elif c in "*×·":
+                found.add("*")
+            elif c in "/÷":
+                found.add("/")
+            elif c == "\\" and text.startswith(_PRODUCT_COMMANDS, i):
+                found.add("/" if text.startswith("\\div", i) else "*")
+    return found
 
 
 def numbers(text: str) -> str:

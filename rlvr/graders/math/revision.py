@@ -38,19 +38,31 @@ _STRONG_RE = re.compile(  # stated as the answer, wherever in the revision: "sho
     re.IGNORECASE,
 )
 _BARE_RE = re.compile(r"^\W*$")  # "Wait, 41": the value right after the cue
-_LOOSE_STATED_RE = re.compile(  # "so 41 apples.", "comes to 41": stated when it ends its phrase
-    r"(?:\bso|\bthus|\bhence|\btherefore|\bthen|\bcomes?(?:[ \t]+out)?[ \t]+to|\btotals?)\W*$",
+_LOOSE_STATED_RE = re.compile(  # "so 41 apples.", "came to 41": stated when it ends its phrase
+    r"(?:\bso|\bthus|\bhence|\btherefore|\b(?:comes?|came)(?:[ \t]+out)?[ \t]+to|\btotals?|"
+    r"\badds?[ \t]+up[ \t]+to)\W*$",
     re.IGNORECASE,
 )
-_AFFIRMED_RE = re.compile(  # "Wait, 41 is correct.": the value affirmed after it
-    r"[ \t]*(?:is|was|would be)[ \t]+(?:the[ \t]+)?(?:correct|right|true|real|actual)\b"
-    r"(?![ \t]+(?:answer[ \t]+)?(?:to|for|if|when|because)\b)",
+_AFFIRMED_RE = re.compile(  # "Wait, 41 is correct.", "41 is indeed right": the value affirmed
+    r"\$?[ \t]*(?:is|was|must be|would be|seems|looks)[ \t]+(?:(?:indeed|actually|really|"
+    r"definitely|clearly|certainly)[ \t]+)?(?:the[ \t]+)?(?:correct|right|true|real|actual)\b"
+    r"(?![ \t]+(?:answer[ \t]+)?(?:to|for|if|when)\b)",
+    re.IGNORECASE,
+)
+_NOT_AFFIRMED_RE = re.compile(  # "step 2 is correct", "6 × 7 is right": a label or a factor
+    r"(?:\b(?:steps?|parts?|rules?|equations?|eq\.|cases?|lines?|rows?|columns?|items?|"
+    r"questions?|problems?|options?|methods?|approach|stages?|points?)|[×*+\-/^÷·]|\\times|"
+    r"\\cdot)[ \t]*$",
     re.IGNORECASE,
 )
 _MENTION_RE = re.compile(  # "since 42 double counts": a reason, not a restatement
     r"\b(?:since|because|as|than|while|although|whereas|unlike|not)\W*(?:[^\W\d_]+\W+)?$", re.I
 )
-_BARE_END_RE = re.compile(r"\$?[ \t]*(?:[^\W\d_]+[ \t]*)?(?:[.!?,;:)\]]|$)")
+_BARE_END_RE = re.compile(  # the value ends its phrase: "41.", "41 apples.", "41 in total."
+    r"\$?[ \t]*(?:[^\W\d_]+[ \t]*)?(?:(?:in[ \t]+(?:total|all)|altogether)[ \t]*)?"
+    r"(?:[.!?,;:)\]]|$)",
+    re.IGNORECASE,
+)
 _CUE_END_RE = re.compile("(?:" + REVISION_RE.pattern + r")\W*$", re.IGNORECASE)
 _WITHDRAWN_RE = re.compile(  # "Wait, that's wrong." takes the answer back and offers none
     r"\b(?:that|this|it)(?:['’]s|[ \t]+is|[ \t]+was)[ \t]+(?:wrong|incorrect|not (?:right|correct))"
@@ -99,11 +111,12 @@ def _last_stated(tail: str, checks: bool, answer: tuple[str, ...]) -> str | None
         k = bisect.bisect_right(starts, i) - 1
         return k >= 0 and i < spans[k].end()
 
-    found = [(s.start(), span_text(s)) for s in spans]
-    found += [(n.start(), n.group(0).replace(" ", "")) for n in NUMBER_RE.finditer(tail)
+    found = [(s.start(), s.end(), span_text(s)) for s in spans]
+    found += [(n.start(), n.end(), n.group(0).replace(" ", "")) for n in NUMBER_RE.finditer(tail)
               if not in_span(n.start())]  # fmt: skip
-    found += [(w.start(), w.group(0).strip()) for w in _NUMERAL_RE.finditer(tail)]
-    for k, (start, value) in enumerate(sorted(found, reverse=True)[:MAX_REVISION_VALUES]):
+    found += [(w.start(), w.start() + len(w.group(0).rstrip(" -")), w.group(0).strip())
+              for w in _NUMERAL_RE.finditer(tail)]  # fmt: skip
+    for k, (start, stop, value) in enumerate(sorted(found, reverse=True)[:MAX_REVISION_VALUES]):
         before = tail[:start][-40:]
         if negated(before + value, value):
             continue  # "it can't be 41"
@@ -111,17 +124,18 @@ def _last_stated(tail: str, checks: bool, answer: tuple[str, ...]) -> str | None
             return value  # the revision ends on the answer: "Wait, 3 × 14... yes, 42."
         if _STRONG_RE.search(before):
             return value
+        if _AFFIRMED_RE.match(tail, stop) and not _NOT_AFFIRMED_RE.search(before):
+            return value  # "Wait, 41 is correct (one chair is broken)."
         if k > 0:
             continue
-        ends = not checks and _BARE_END_RE.match(tail, start + len(value)) is not None
+        ends = not checks and _BARE_END_RE.match(tail, stop) is not None
         if _BARE_RE.match(tail, 0, start) or _CUE_END_RE.search(before):
             if ends:
                 return value  # "Wait, 41.", "No, 41 apples." (not "No, 6 of them were eaten")
         elif _STATED_RE.search(before):
             return value
-        affirmed = _AFFIRMED_RE.match(tail, start + len(value)) is not None
-        if affirmed or (ends and _LOOSE_STATED_RE.search(before)):
-            return value  # "so 41 apples.", "the total comes to 41", "Wait, 41 is correct."
+        if ends and _LOOSE_STATED_RE.search(before):
+            return value  # "so 41 apples.", "the total comes to 41"
     return None
 
 
