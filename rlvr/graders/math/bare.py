@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 # no `:` (`1:15` is a time, not 1/15) and no `=`; `<`, `>`, `≠`, `≥`, `≤` keep a relation whole
-_MATH_CHARS = frozenset("0123456789{}^_+-*/()!'<>√π∞.×÷·≠≥≤")
-_SPACE_AFTER = frozenset("+-*/^_<>×÷·≠≥≤")  # an operator on the left joins across a space
-_SPACE_BEFORE = frozenset("+-*/^_<>\\√π×÷·≠≥≤")  # an operator or a command on the right joins
+_MATH_CHARS = frozenset("0123456789{}^_+-*/()[]|!'<>√∛∜π∞.×÷·≠≥≤")
+_SPACE_AFTER = frozenset("+-*/^_<>|×÷·≠≥≤")  # an operator on the left joins across a space
+_SPACE_BEFORE = frozenset("+-*/^_<>|\\√π×÷·≠≥≤")  # an operator or a command on the right joins
 _UNIT_LETTERS = frozenset("msgLh")  # `5m`, `30g`, `2L`, `1990s`: a unit, not a variable
 _PLAIN_DASHED_RE = re.compile(r"[\d.,]+(?:\s*--?\s*[\d.,]+)+")  # 3-5, 3 - 2, 2023-05-10, 7 -- 2
 _TAG_RE = re.compile(r"</[A-Za-z]+>?|<[A-Za-z]+>")  # `<answer>5`, `<b>12</b`; not `0<x<5`
@@ -52,20 +52,29 @@ _THOUSANDS_RE = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 def expression_around(text: str, start: int, end: int) -> tuple[str, int] | None:
     """(the run of mathematics holding text[start:end] (a number), where the run ends in
-    `text`: a `%` or a scale word may follow), or None when the number stands alone or the
-    run is not one expression (unbalanced, a box cut off)."""
+    `text`: a `%` or a scale word may follow), or None when the number stands alone (a range,
+    a date, a box cut off). An unbalanced run is returned as it is: it is a piece of a
+    bracket, a set or a function's arguments, and it is rejected, not read as its number."""
     left, right = _left(text, start), _right(text, end)
     number = text[start:end]
     if _THOUSANDS_RE.fullmatch(number):
         number = number.replace(",", "")  # `1,000.99m` is not the list 1, 000.99m
     run = _lead_stripped((text[left:start] + number + text[end:right]).rstrip(_TRAIL), text[:left])
+    while run[:1] in ("(", "[", "{") and _unbalanced(run):
+        run = run[1:].lstrip()  # `[45 degrees]`: a bracket opened before the number, closed later
     if run == number or not run or _PLAIN_DASHED_RE.fullmatch(run) or _TAG_RE.search(run):
         return None  # a range, a score, a date or a dash between plain numbers: the number
-    if run.count("{") != run.count("}") or run.count("(") != run.count(")"):
-        return None
     if _BOX_RE.search(run):
         return None  # "cut off \\boxed{12": an unclosed box, the number alone
+    if _unbalanced(run):
+        return run, right  # a piece of `\\min(41, 42)`, `[0, 5]`: not a value, rejected
     return run, len(text[:right].rstrip(_TRAIL))
+
+
+def _unbalanced(run: str) -> bool:
+    return (
+        any(run.count(a) != run.count(b) for a, b in ("{}", "()", "[]")) or run.count("|") % 2 == 1
+    )
 
 
 def _lead_stripped(run: str, before: str) -> str:

@@ -55,9 +55,31 @@ Source = Literal["boxed", "gsm8k", "answer_line", "lone", "last_math", "last_num
 _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####([^\n]*)$", re.MULTILINE)  # stripped after: linear
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
+# what makes a sentence's last number no final value: a bound, a guess, a rejection of it
+_FALLBACK_DENY_RE = re.compile(
+    r"\b(?:at (?:most|least)|(?:less|more|fewer|greater|smaller|larger|other) than|up to|"
+    r"between|except|anything but|probably|maybe|perhaps|possibly|likely|approximately|roughly|"
+    r"nearly|almost|(?:a )?multiple of|divisible by|(?:a )?factor of|versus|vs\.?|wrong|"
+    r"incorrect|impossible|invalid|fails?|reject(?:ed|s)?|rul(?:e|ed|ing) out|excluded?)\b|"
+    r"[⩽⩾≦≧≲≳≪≫≅≢∨∪‰]|=/=|~~|<del>|❌|\\(?:lor|vee|cup)\b",
+    re.IGNORECASE,
+)
+# a word right before the last number that makes it an argument, or right after it a scale
+_ARGUMENT_BEFORE_RE = re.compile(
+    r"\b(?:sqrt|ln|log|exp|sin|cos|tan|half|third|quarter|double|twice|triple|times|root|"
+    r"percent|fraction)(?:[ \t]+of)?[ \t]*$",
+    re.IGNORECASE,
+)
+_SCALE_AFTER_RE = re.compile(r"[ \t]*(?:(?:ten|hundred|thousand|million)ths\b|[kKM]\b|[⁻¹²³])")
+_ODD_MINUS_RE = re.compile(r"[\u2010\u2011\u2012\ufe63\uff0d](?=[ \t]?\d)")  # hyphens as minus
+_SPACED_MINUS_RE = re.compile(r"-(?:\\[,;:! ]|~|\\?\$)+(?=\d)")  # `-\,55`, `-\$55`: a minus
+_FRACTION_SLASH_RE = re.compile(r"[\u2044\u2215]")  # `1⁄42` is 1/42
 _SPECIAL_TOKEN_RE = re.compile(r"<\|(?:im_start|im_end|endoftext|end|eot_id)\|>")
 _ANSWER_TAG_RE = re.compile(r"<answer>((?:(?!<answer>).)*?)</answer>", re.DOTALL | re.IGNORECASE)
-_NEGATIVE_WORD_RE = re.compile(r"\bnegative[ \t]+(?=\$?\d)", re.IGNORECASE)
+_NEGATIVE_WORD_RE = re.compile(  # "negative 3"; "minus 3" unless it subtracts ("10 minus 3")
+    r"\bnegative[ \t]+(?=\$?\d)|(?<![\d)}\]])(?<![\d)}\]][ \t])\bminus[ \t]+(?=\$?\d)",
+    re.IGNORECASE,
+)
 # an en or em dash where a minus is a sign (bare.SIGN_BEFORE) is one: "x = –5", "x is – 5"
 _DASH_SIGN_RE = re.compile(f"({SIGN_BEFORE})[\u2013\u2014](?=[ \t]*[\\d\\\\(])", re.IGNORECASE)
 _UMINUS_RE = re.compile(r"(?<=[^\w)\]}\s])\s*\u2212[ \t]*(?=\d)|(?<=[A-Za-z])\s+\u2212[ \t]*(?=\d)")
@@ -146,7 +168,9 @@ def _last_value(text: str) -> Extraction:
         clause = _clause_of(text, number.start(), number.end())
         if negated(clause, number.group(0)) or REFUSAL_RE.search(text):
             return Extraction((), "none", negated=True)  # "The answer can't be 3."
-        hedged = _HEDGE_RE.search(clause) is not None
+        hedged = _HEDGE_RE.search(clause) is not None or _denied(clause, number.group(0))
+        hedged = hedged or _ARGUMENT_BEFORE_RE.search(text, 0, number.start()) is not None
+        hedged = hedged or _SCALE_AFTER_RE.match(text, number.end()) is not None
         value, after = number.group(0).replace(" ", ""), number.end()
         widened = expression_around(text, number.start(), number.end())
         if widened is not None:
@@ -169,6 +193,18 @@ def _last_value(text: str) -> Extraction:
 
 
 _PERCENT_AFTER_RE = re.compile(r"\\?%")
+_LISTED_RE = re.compile(r"\d[ \t]*(?:[,;]|\b(?:to|through|and)\b)[ \t]*$")  # "41, 42", "54 to 55"
+
+
+def _denied(clause: str, number: str) -> bool:
+    """Whether the sentence of a last number bounds, guesses or rejects it ("at most 55",
+    "probably 55", "42, which is wrong") or lists it ("41, 42", "54 to 55"): then it is no
+    final value.
+    A relation such as `x <= 5` or `x \\ne 3` is read whole by bare.py instead."""
+    if _FALLBACK_DENY_RE.search(clause):
+        return True
+    at = clause.rfind(number)
+    return at > 0 and _LISTED_RE.search(clause[:at]) is not None
 
 
 def _distinct(items: list[str]) -> tuple[str, ...]:
@@ -203,9 +239,12 @@ def _answer_text(completion: str) -> str | None:
         text = tags[-1].group(1)  # `<answer>20</answer> 18` answers 20
     if "\u2212" in text:
         text = _UMINUS_RE.sub(" -", text).replace("\u2212", "-")  # "is − 3" is -3
+    text = _SPACED_MINUS_RE.sub("-", _ODD_MINUS_RE.sub("-", text))
+    text = _FRACTION_SLASH_RE.sub("/", text)
     if "\u2013" in text or "\u2014" in text:
         text = _DASH_SIGN_RE.sub(r"\1-", text)  # "x = –5" is -5 (a range `3–5` keeps its dash)
-    return _NEGATIVE_WORD_RE.sub("-", text) if "egative" in text else text
+    has_word = "egative" in text or "inus" in text
+    return _NEGATIVE_WORD_RE.sub("-", text) if has_word else text
 
 
 def _line_end(text: str, start: int) -> int:

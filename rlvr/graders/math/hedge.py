@@ -38,6 +38,8 @@ REVISION_RE = re.compile(
     r"counted|read|computed|added)|recount(?:ed|ing)?|recalculat(?:ed|ing)|"
     r"подожди(?:те)?|постой(?:те)?|на самом деле|attendez|en fait|warte|eigentlich|espera|"
     r"en realidad|de hecho|alternatively|rather|make that|my mistake|let me correct|erratum|"
+    r"(?:edit|update|revised|corrected|fix)(?=[ \t]*:)|(?:scrap|strike|disregard|ignore) that|"
+    r"nevermind|whoops|my bad|I retract|upon (?:further )?review|after re-?checking|"
     r"(?:it|that) (?:could|might|may|can) (?:also |well )?be)\b"
     r"|(?:(?<=[.!?] )|(?<=\n))(?:or|no|nope|maybe|perhaps|possibly|rather|could be|might be|"
     r"nein|нет)\b"
