@@ -19,6 +19,7 @@ CPU = ROOT / "bench" / "results" / "demo_seeds_cpu_validation.jsonl"
 TEST_DEMO = ROOT / "bench" / "results" / "demo_seeds_cpu_test32.jsonl"
 TEST_SEEDED = ROOT / "bench" / "results" / "demo_seeds_cpu_test32_wseed.jsonl"
 AGENT_VALIDATION = ROOT / "bench" / "results" / "agent_seeds_cpu_validation.jsonl"
+TEST_STRENGTH = ROOT / "bench" / "results" / "demo_seeds_cpu_test32_strength.jsonl"
 
 
 @pytest.fixture()
@@ -140,3 +141,20 @@ def test_the_agent_warm_start_takes_a_seed_and_a_slice_and_keeps_the_demos_key(t
     assert record["base"] == base.name
     assert record["n_examples"] == 917 - 5
     assert tiny_columns_agent_sft_dir(tmp_path, steps=1, base_steps=1) == demo  # cached
+
+
+def test_the_stored_test_rows_from_warm_starts_built_to_a_strength_meet_the_count(ds: Any):
+    """The demo's warm start as it ships (built to a strength on the validation pairs; seed 0's
+    is the demo's own): over 8 seeds on the held-out pairs, at least 7 rise at p < 0.05, seed 0
+    among them, and bench/README.md states the count the rows give."""
+    rows = ds.read_rows(TEST_STRENGTH)
+    assert sorted(r["seed"] for r in rows) == list(range(8))
+    assert {(r["phase"], r["recipe"], r["warm_start"], r["eval_samples"]) for r in rows} == {
+        ("test", ds.DEMO_RECIPE, "strength", MATH.eval_samples)
+    }
+    wins = ds.verdict(rows)[0]
+    assert wins >= 7 and min(r["diff"] for r in rows) > 0
+    seed0 = next(r for r in rows if r["seed"] == 0)
+    assert seed0["diff"] > 0 and seed0["p"] < 0.05
+    readme = (ROOT / "bench" / "README.md").read_text()
+    assert f"{wins} of 8 at p < 0.05**, seed 0 (the demo's own warm start) among them" in readme

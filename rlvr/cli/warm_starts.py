@@ -68,9 +68,18 @@ CHAINS: dict[str, tuple[str, ...]] = {
 
 
 def _run_chain(
-    chain: Sequence[str], steps: int | None, events: Any = None, on_step: Any = None
+    chain: Sequence[str],
+    steps: int | None,
+    events: Any = None,
+    on_step: Any = None,
+    quiet: bool = False,
 ) -> None:
-    """Build each run of a chain in order; steps go to `events` (a queue) or `on_step`."""
+    """Build each run of a chain in order; steps go to `events` (a queue) or `on_step`;
+    `quiet` carries the parent's choice of no transformers bars into a child."""
+    if quiet:
+        from transformers.utils import logging as hf_logging  # heavy
+
+        hf_logging.disable_progress_bar()
     for name in chain:
         build, _ = RUNS[name]
 
@@ -127,10 +136,15 @@ def _side_by_side(
     chains: list[tuple[str, ...]], steps: int | None, show: Callable[..., None]
 ) -> None:
     """One spawned process per chain; the parent draws their steps until all are done."""
+    from transformers.utils import logging as hf_logging  # heavy
+
+    quiet = not hf_logging.is_progress_bar_enabled()
     context = get_context("spawn")
     with context.Manager() as manager, ProcessPoolExecutor(len(chains), context) as pool:
         events = manager.Queue()
-        futures: list[Future[None]] = [pool.submit(_run_chain, c, steps, events) for c in chains]
+        futures: list[Future[None]] = [
+            pool.submit(_run_chain, c, steps, events, None, quiet) for c in chains
+        ]
         while True:
             try:
                 show(*events.get(timeout=0.5))
