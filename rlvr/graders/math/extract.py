@@ -56,14 +56,20 @@ _BOX_RE = re.compile(r"\\(?:boxed|fbox)(?![a-zA-Z])\s*")
 _GSM8K_RE = re.compile(r"^[ \t]*####([^\n]*)$", re.MULTILINE)  # stripped after: linear
 _HEDGE_RE = re.compile(r"\bor\b|\\pm|±|\\mp|\beither\b", re.IGNORECASE)
 # what makes a sentence's last number no final value: a bound, a guess, a rejection of it
-_FALLBACK_DENY_RE = re.compile(
+# what makes a sentence's last number no final value: a bound or a guess just before it, a
+# rejection just after it, or a symbol of either anywhere in its sentence
+_BOUND_BEFORE_RE = re.compile(
     r"\b(?:at (?:most|least)|(?:less|more|fewer|greater|smaller|larger|other) than|up to|"
-    r"between|except|anything but|probably|maybe|perhaps|possibly|likely|approximately|roughly|"
-    r"nearly|almost|(?:a )?multiple of|divisible by|(?:a )?factor of|versus|vs\.?|wrong|"
-    r"incorrect|impossible|invalid|fails?|reject(?:ed|s)?|rul(?:e|ed|ing) out|excluded?)\b|"
-    r"[⩽⩾≦≧≲≳≪≫≅≢∨∪‰]|=/=|~~|<del>|❌|\\(?:lor|vee|cup)\b",
+    r"except|anything but|probably|maybe|perhaps|possibly|approximately|roughly|nearly|almost|"
+    r"(?:a )?multiple of|divisible by|(?:a )?factor of|versus|vs\.?|reject(?:ed|s)?|"
+    r"rul(?:e|ed|ing) out|excluded?|not)\W+(?:[^\W\d]+\W+){0,2}$",
     re.IGNORECASE,
 )
+_REJECTED_AFTER_RE = re.compile(
+    r"^\W*(?:[^\W\d]+\W+){0,3}?(?:wrong|incorrect|impossible|invalid|fails?|rejected)\b",
+    re.IGNORECASE,
+)
+_DENY_SYMBOL_RE = re.compile(r"[⩽⩾≦≧≲≳≪≫≅≢∨∪‰]|=/=|~~|<del>|❌|\\(?:lor|vee|cup)\b")
 # a word right before the last number that makes it an argument, or right after it a scale
 _ARGUMENT_BEFORE_RE = re.compile(
     r"\b(?:sqrt|ln|log|exp|sin|cos|tan|half|third|quarter|double|twice|triple|times|root|"
@@ -201,10 +207,14 @@ def _denied(clause: str, number: str) -> bool:
     "probably 55", "42, which is wrong") or lists it ("41, 42", "54 to 55"): then it is no
     final value.
     A relation such as `x <= 5` or `x \\ne 3` is read whole by bare.py instead."""
-    if _FALLBACK_DENY_RE.search(clause):
-        return True
     at = clause.rfind(number)
-    return at > 0 and _LISTED_RE.search(clause[:at]) is not None
+    before, after = (clause[:at], clause[at + len(number) :]) if at >= 0 else (clause, "")
+    return (
+        _DENY_SYMBOL_RE.search(clause) is not None
+        or _BOUND_BEFORE_RE.search(before) is not None
+        or _REJECTED_AFTER_RE.match(after) is not None
+        or _LISTED_RE.search(before) is not None
+    )
 
 
 def _distinct(items: list[str]) -> tuple[str, ...]:
