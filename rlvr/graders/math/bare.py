@@ -18,25 +18,12 @@ _SPACE_BEFORE = frozenset("+-*/^_<>|\\√π×÷·≠≥≤")  # an operator or a
 _UNIT_LETTERS = frozenset("msgLh")  # `5m`, `30g`, `2L`, `1990s`: a unit, not a variable
 _PLAIN_DASHED_RE = re.compile(r"[\d.,]+(?:\s*--?\s*[\d.,]+)+")  # 3-5, 3 - 2, 2023-05-10, 7 -- 2
 _TAG_RE = re.compile(r"</[A-Za-z]+>?|<[A-Za-z]+>")  # `<answer>5`, `<b>12</b`; not `0<x<5`
-# commands that end a value on its right: spacing, arrows, checks (`5 \quad \text{(check)}`)
+# commands that end a value on its right: spacing, arrows, checks (`5 \quad \text{(check)}`);
+# not `\text` or `\mathrm`, which change the value (`5 \text{ million}`, `3\mathrm{i}`)
 _STOP_COMMANDS = frozenset(
-    {
-        "quad",
-        "qquad",
-        "Rightarrow",
-        "rightarrow",
-        "Longrightarrow",
-        "longrightarrow",
-        "implies",
-        "iff",
-        "to",
-        "therefore",
-        "because",
-        "checkmark",
-        "hspace",
-        "hfill",
-    }
-)  # fmt: skip  (not \text or \mathrm: `5 \text{ million}`, `3\mathrm{i}` change the value)
+    re.findall(r"\w+", "quad qquad Rightarrow rightarrow Longrightarrow longrightarrow implies "
+               "iff to therefore because checkmark hspace hfill")
+)  # fmt: skip
 _ARROW_RE = re.compile(r"-+>|=+>")
 _HALF_BEFORE_RE = re.compile(r"(?:[-=]|<[A-Za-z]+)[ \t]*$")  # `-`, `=`, `<answer` before a `>`
 SIGN_BEFORE = (  # what a minus after it is the sign of: a relation, `(`, a stating word
