@@ -80,20 +80,11 @@ def _run_chain(
         from transformers.utils import logging as hf_logging  # heavy
 
         hf_logging.disable_progress_bar()
+    report = on_step if events is None else (lambda *event: events.put(event))
     for name in chain:
         build, _ = RUNS[name]
-
-        def step(i: int, loss: float, name: str = name) -> None:
-            if events is not None:
-                events.put((name, i, loss))
-            else:
-                on_step(name, i, loss)
-
-        build(step, steps)
-        if events is not None:
-            events.put((name, None, None))
-        else:
-            on_step(name, None, None)
+        build(lambda i, loss, name=name: report(name, i, loss), steps)
+        report(name, None, None)  # finished (a run built to a strength may stop early)
 
 
 def build_warm_starts(
